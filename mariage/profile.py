@@ -1,0 +1,226 @@
+"""Load and validate the rules profile (rules/mariage.yaml).
+
+The schema lives in pydantic models; a validation error is mapped back to the YAML line of the
+offending key, so the user reads "rules/mariage.yaml:27: bonuses.trump_marriage: …".
+"""
+
+from __future__ import annotations
+
+import re
+import string
+from functools import lru_cache
+from pathlib import Path
+from typing import Any, Literal
+
+import yaml
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+
+from .errors import ProfileError
+
+DEFAULT_PROFILE = Path(__file__).resolve().parent.parent / "rules" / "mariage.yaml"
+
+PositiveInt = Field(gt=0, strict=True)
+Points = Field(ge=0, strict=True)
+
+
+class Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True, strict=True)
+
+
+class Suit(Strict):
+    code: str = Field(pattern=r"^[a-z]$")
+    name: str
+    symbol: str = Field(min_length=1, max_length=1)
+    color: Literal["red", "black"]
+
+
+class Deck(Strict):
+    suits: list[Suit] = Field(min_length=1, max_length=4)
+    ranks: list[str] = Field(min_length=1, max_length=8)
+    card_points: dict[str, int]
+    total_points: int = PositiveInt
+
+    @property
+    def size(self) -> int:
+        return len(self.suits) * len(self.ranks)
+
+    @model_validator(mode="after")
+    def _consistent(self) -> "Deck":
+        if len({s.code for s in self.suits}) != len(self.suits):
+            raise ValueError("suit codes must be distinct")
+        if len(set(self.ranks)) != len(self.ranks):
+            raise ValueError("ranks must be distinct")
+        if set(self.card_points) != set(self.ranks):
+            raise ValueError(f"card_points must give exactly the ranks {self.ranks}")
+        if any(v < 0 for v in self.card_points.values()):
+            raise ValueError("card points cannot be negative")
+        total = sum(self.card_points.values()) * len(self.suits)
+        if total != self.total_points:
+            raise ValueError(f"card points sum to {total} over the deck, "
+                             f"but total_points says {self.total_points}")
+        return self
+
+
+class Deal(Strict):
+    packets: list[int] = Field(min_length=1)
+    hand_size: int = PositiveInt
+    stock_size: int = PositiveInt
+
+    @model_validator(mode="after")
+    def _consistent(self) -> "Deal":
+        if any(p <= 0 for p in self.packets) or sum(self.packets) != self.hand_size:
+            raise ValueError(f"packets {self.packets} must be positive and add up to "
+                             f"hand_size {self.hand_size}")
+        return self
+
+
+class Thresholds(Strict):
+    claim: int = PositiveInt
+    opponent_safe: int = PositiveInt
+    game: int = PositiveInt
+
+
+class Bonuses(Strict):
+    marriage: int = Points
+    trump_marriage: int = Points
+    last_trick: int = Points
+
+
+class Closing(Strict):
+    min_stock: int = PositiveInt
+    min_trick: int = PositiveInt
+
+
+class Rates(Strict):
+    opponent_safe: int = Points
+    opponent_has_trick: int = Points
+    opponent_no_trick: int = Points
+    false_claim: int = Points
+    closer_failed: int = Points
+    closer_failed_no_trick: int = Points
+
+
+class Ruling(Strict):
+    id: str = Field(pattern=r"^R[1-9][0-9]*$")
+    topic: str
+    text: str
+
+
+class Profile(Strict):
+    name: str
+    players: list[str] = Field(min_length=2, max_length=2)
+    deck: Deck
+    deal: Deal
+    thresholds: Thresholds
+    bonuses: Bonuses
+    closing: Closing
+    rates: Rates
+    rulings: list[Ruling]
+    source: str = Field(default="", exclude=True)
+
+    @model_validator(mode="after")
+    def _consistent(self) -> "Profile":
+        dealt = self.deal.hand_size * len(self.players) + self.deal.stock_size
+        if dealt != self.deck.size:
+            raise ValueError(f"{len(self.players)} hands of {self.deal.hand_size} and a stock of "
+                             f"{self.deal.stock_size} deal {dealt} cards, not the deck's "
+                             f"{self.deck.size}")
+        if self.deal.stock_size % len(self.players):
+            raise ValueError("stock_size must share out evenly between the players")
+        ids = [r.id for r in self.rulings]
+        expected = [f"R{i}" for i in range(1, len(ids) + 1)]
+        if ids != expected:
+            raise ValueError(f"rulings must be numbered {expected[0]}..{expected[-1]} in order")
+        for ruling in self.rulings:
+            _format_text(ruling.text, self)
+        return self
+
+    def ruling(self, ruling_id: str) -> str:
+        """The ruling's one-line English statement, with its numbers filled in from the profile."""
+        for ruling in self.rulings:
+            if ruling.id == ruling_id:
+                return _format_text(ruling.text, self)
+        raise KeyError(ruling_id)
+
+    def marriage_bonus(self, is_trump: bool) -> int:
+        return self.bonuses.trump_marriage if is_trump else self.bonuses.marriage
+
+    def as_context(self) -> dict[str, Any]:
+        """The profile as plain data for templates (keys as in the YAML file)."""
+        data = self.model_dump()
+        data["deck"]["size"] = self.deck.size
+        return data
+
+
+def _format_text(text: str, profile: Profile) -> str:
+    """Fill {section.key} placeholders from the profile; an unknown key is an error."""
+    values = {name: getattr(profile, name) for name in type(profile).model_fields}
+    try:
+        return string.Formatter().vformat(text, (), values)
+    except (AttributeError, KeyError, IndexError, ValueError) as exc:
+        raise ValueError(f"ruling text {text!r} has a placeholder the profile lacks ({exc})")
+
+
+def load_profile(path: str | Path = DEFAULT_PROFILE) -> Profile:
+    """Read, safely parse and validate a profile; every mistake is a ProfileError with a line."""
+    path = Path(path)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise ProfileError(path, f"cannot read the profile ({exc.strerror})") from None
+    try:
+        root = yaml.compose(text, Loader=yaml.SafeLoader)
+        data = yaml.safe_load(text)
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        problem = getattr(exc, "problem", None) or str(exc)
+        raise ProfileError(path, f"malformed YAML: {problem}",
+                           line=mark.line + 1 if mark else None,
+                           hint="fix the YAML syntax at that line") from None
+    if not isinstance(data, dict):
+        raise ProfileError(path, "the profile must be a mapping of sections", line=1)
+    try:
+        profile = Profile.model_validate(data)
+    except ValidationError as exc:
+        raise _profile_error(path, root, exc) from None
+    return profile.model_copy(update={"source": str(path)})
+
+
+@lru_cache(maxsize=8)
+def _cached(path: str, mtime: float) -> Profile:
+    return load_profile(path)
+
+
+def default_profile() -> Profile:
+    """The project's profile, cached until the file changes."""
+    return _cached(str(DEFAULT_PROFILE), DEFAULT_PROFILE.stat().st_mtime)
+
+
+def _profile_error(path: Path, root: yaml.Node | None, exc: ValidationError) -> ProfileError:
+    first = exc.errors()[0]
+    loc = [part for part in first["loc"] if not str(part).startswith("function-after")]
+    key = ".".join(str(part) for part in loc) or None
+    message = re.sub(r"^Value error, ", "", first["msg"])
+    if first["type"] == "extra_forbidden":
+        message = "unknown key; remove it or check its spelling"
+    elif first["type"] == "missing":
+        message = "missing value; add it"
+    return ProfileError(path, message, line=_line_of(root, loc), key=key,
+                        hint="see RULES.md for the ruling this value encodes")
+
+
+def _line_of(node: yaml.Node | None, loc: list[Any]) -> int | None:
+    """The 1-based line of the YAML node at loc, or of its nearest existing parent."""
+    line = node.start_mark.line + 1 if node is not None else None
+    for part in loc:
+        if isinstance(node, yaml.MappingNode):
+            pair = next(((k, v) for k, v in node.value if k.value == str(part)), None)
+            if pair is None:
+                break
+            line, node = pair[0].start_mark.line + 1, pair[1]
+        elif isinstance(node, yaml.SequenceNode) and isinstance(part, int) and part < len(node.value):
+            node = node.value[part]
+            line = node.start_mark.line + 1
+        else:
+            break
+    return line

@@ -1,0 +1,1 @@
+"""MkDocs glue: thin plugins that call the plain modules of the mariage package."""
