@@ -1,0 +1,90 @@
+"""Translation catalogs (locales/<lang>/LC_MESSAGES/messages.po), read with Babel.
+
+Catalogs are compiled in memory at build time, so no .mo file is ever written or committed, and
+fuzzy entries are left out (they are never shipped). Checking a catalog is the job of GNU
+msgfmt and translate-toolkit's pofilter, see `check.py`.
+"""
+
+from __future__ import annotations
+
+import io
+from dataclasses import dataclass
+from pathlib import Path
+
+from babel.messages.catalog import Catalog
+from babel.messages.mofile import write_mo
+from babel.messages.pofile import PoFileError, read_po
+from babel.support import NullTranslations, Translations
+
+from .errors import SourceError
+
+ROOT = Path(__file__).resolve().parent.parent
+LOCALES = ROOT / "locales"
+SOURCE_LANGUAGE = "en"
+DOMAIN = "messages"
+
+
+def po_path(lang: str, locales: Path = LOCALES) -> Path:
+    return locales / lang / "LC_MESSAGES" / f"{DOMAIN}.po"
+
+
+def languages(locales: Path = LOCALES) -> list[str]:
+    """English (the source) first, then every language that has a catalog, sorted."""
+    found = sorted(p.parent.parent.name for p in locales.glob(f"*/LC_MESSAGES/{DOMAIN}.po"))
+    return [SOURCE_LANGUAGE] + [lang for lang in found if lang != SOURCE_LANGUAGE]
+
+
+def read_catalog(lang: str, locales: Path = LOCALES) -> Catalog:
+    path = po_path(lang, locales)
+    try:
+        with path.open("rb") as handle:
+            return read_po(handle, locale=lang, abort_invalid=True)
+    except PoFileError as exc:
+        line = getattr(exc, "lineno", None)
+        raise SourceError(path, f"malformed catalog: {exc}", line=line,
+                          hint="fix the .po syntax, then run `make check-catalogs`") from None
+    except OSError as exc:
+        raise SourceError(path, f"cannot read the catalog ({exc.strerror})") from None
+
+
+def translations(lang: str, locales: Path = LOCALES) -> NullTranslations:
+    """The catalog compiled in memory, fuzzy entries excluded; English is the identity."""
+    if lang == SOURCE_LANGUAGE:
+        return NullTranslations()
+    buffer = io.BytesIO()
+    write_mo(buffer, read_catalog(lang, locales), use_fuzzy=False)
+    buffer.seek(0)
+    return Translations(fp=buffer, domain=DOMAIN)
+
+
+@dataclass(frozen=True)
+class Stats:
+    lang: str
+    translated: int
+    fuzzy: int
+    untranslated: int
+
+    @property
+    def total(self) -> int:
+        return self.translated + self.fuzzy + self.untranslated
+
+    @property
+    def percent(self) -> int:
+        return round(100 * self.translated / self.total) if self.total else 100
+
+
+def stats(lang: str, locales: Path = LOCALES) -> Stats:
+    """Messages translated, fuzzy and untranslated in one catalog (the header excluded)."""
+    catalog = read_catalog(lang, locales)
+    translated = fuzzy = untranslated = 0
+    for message in catalog:
+        if not message.id:
+            continue
+        strings = message.string if isinstance(message.string, (list, tuple)) else [message.string]
+        if message.fuzzy:
+            fuzzy += 1
+        elif all(strings):
+            translated += 1
+        else:
+            untranslated += 1
+    return Stats(lang, translated, fuzzy, untranslated)

@@ -1,0 +1,163 @@
+"""Render the site's Markdown: profile + catalog + templates -> one page per language.
+
+Templates live in templates/pages/ (each `*.md.j2` becomes the same path in every language) and
+examples/ (each worked example becomes examples/<name>.md). Translations are HTML-escaped before
+they reach a page, so a catalog can never inject markup; numbers come from the profile or the
+engine's run of an example, never from a catalog.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Callable
+
+from babel import Locale
+from jinja2 import (Environment, FileSystemLoader, StrictUndefined, TemplateError,
+                    TemplateSyntaxError, UndefinedError, pass_context)
+from markupsafe import Markup, escape
+
+from . import catalogs
+from .errors import SourceError
+from .profile import Profile, default_profile
+
+ROOT = Path(__file__).resolve().parent.parent
+TEMPLATES = ROOT / "templates"
+PAGES = TEMPLATES / "pages"
+
+
+@dataclass
+class RenderedPage:
+    lang: str
+    path: str          # relative to the language folder, e.g. "tutorial/04-marriages.md"
+    text: str
+    source: str        # the template (or example) it came from
+
+
+def _safe_callables(tr: Any) -> dict[str, Callable[..., Markup]]:
+    """gettext functions whose translations are escaped: a catalog's '<' stays text."""
+    return {
+        "gettext": lambda s: Markup(escape(tr.gettext(s))),
+        "ngettext": lambda s, p, n: Markup(escape(tr.ngettext(s, p, n))),
+        "pgettext": lambda c, s: Markup(escape(tr.pgettext(c, s))),
+        "npgettext": lambda c, s, p, n: Markup(escape(tr.npgettext(c, s, p, n))),
+    }
+
+
+def environment(lang: str, locales: Path = catalogs.LOCALES,
+                search_path: list[Path] | None = None) -> Environment:
+    env = Environment(
+        loader=FileSystemLoader([str(p) for p in (search_path or [TEMPLATES, ROOT])]),
+        extensions=["jinja2.ext.i18n"], autoescape=True, undefined=StrictUndefined,
+        keep_trailing_newline=True, lstrip_blocks=True)
+    env.policies["ext.i18n.trimmed"] = True  # msgids are one line, as babel.cfg extracts them
+    env.install_gettext_callables(**_safe_callables(catalogs.translations(lang, locales)),
+                                  newstyle=True)
+    env.globals.update(lang=lang, language_name=language_name)
+    env.filters["signed"] = lambda n: f"+{n}" if n > 0 else str(n)
+    return env
+
+
+def language_name(lang: str) -> str:
+    """The language's own name, as its speakers write it ("español")."""
+    name = Locale.parse(lang).get_display_name(lang) or lang
+    return name[:1].upper() + name[1:]
+
+
+def base_context(profile: Profile, lang: str, languages: list[str]) -> dict[str, Any]:
+    return {"rules": profile.as_context(), "lang": lang, "languages": languages,
+            "profile": profile}
+
+
+def render(env: Environment, template: str, context: dict[str, Any]) -> str:
+    """Render one template; a syntax or undefined-name error names the file and line."""
+    try:
+        return env.get_template(template).render(context)
+    except TemplateSyntaxError as exc:
+        raise SourceError(exc.filename or template, f"template syntax error: {exc.message}",
+                          line=exc.lineno, hint="fix the Jinja syntax") from None
+    except UndefinedError as exc:
+        raise SourceError(_template_file(template), f"undefined name in template: {exc.message}",
+                          line=_error_line(exc), hint="use a value the profile provides") from None
+    except TemplateError as exc:
+        raise SourceError(_template_file(template), f"template error: {exc}",
+                          line=_error_line(exc)) from None
+
+
+def _template_file(template: str) -> str:
+    for base in (TEMPLATES, ROOT):
+        if (base / template).exists():
+            return str((base / template).relative_to(ROOT))
+    return template
+
+
+def _error_line(exc: Exception) -> int | None:
+    """The template line of a render-time error, read from the traceback Jinja rewrote."""
+    tb, line = exc.__traceback__, None
+    while tb is not None:
+        if tb.tb_frame.f_code.co_filename.endswith(".j2") or tb.tb_frame.f_code.co_filename.endswith(".md"):
+            line = tb.tb_lineno
+        tb = tb.tb_next
+    return line
+
+
+def page_templates(pages: Path = PAGES) -> list[str]:
+    """Template names of the site's pages (relative to templates/), sorted."""
+    return sorted(str(p.relative_to(TEMPLATES)) for p in pages.rglob("*.md.j2"))
+
+
+def output_path(template: str) -> str:
+    return template.removeprefix("pages/").removesuffix(".j2")
+
+
+@dataclass
+class SiteSource:
+    """Everything the pages are made from; tests build one pointing at altered copies."""
+
+    profile: Profile = field(default_factory=default_profile)
+    locales: Path = catalogs.LOCALES
+    extra_context: dict[str, Any] = field(default_factory=dict)
+
+    def languages(self) -> list[str]:
+        return catalogs.languages(self.locales)
+
+
+def render_site(source: SiteSource, renderers: list[Callable[..., list[RenderedPage]]] = ()) -> list[RenderedPage]:
+    """Every page in every language: the template pages, then what each renderer adds."""
+    pages: list[RenderedPage] = []
+    languages = source.languages()
+    for lang in languages:
+        env = environment(lang, source.locales)
+        context = base_context(source.profile, lang, languages) | source.extra_context
+        for template in page_templates():
+            pages.append(RenderedPage(lang, output_path(template),
+                                      render(env, template, context), template))
+        for renderer in renderers:
+            pages.extend(renderer(env, context))
+    return pages
+
+
+def write_pages(pages: list[RenderedPage], out: Path, static: Path | None = None) -> int:
+    """Write pages under out/<lang>/, touching only files whose text changed (so `mkdocs
+    serve`, which watches out/, does not loop); stale files are removed. Returns files written."""
+    wanted: dict[Path, bytes] = {out / p.lang / p.path: p.text.encode("utf-8") for p in pages}
+    if static is not None and static.is_dir():
+        for src in static.rglob("*"):
+            if src.is_file():
+                wanted[out / src.relative_to(static)] = src.read_bytes()
+    written = 0
+    for path, data in wanted.items():
+        if path.exists() and path.read_bytes() == data:
+            continue
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = path.with_name(path.name + ".tmp")
+        tmp.write_bytes(data)
+        tmp.replace(path)
+        written += 1
+    if out.exists():
+        for old in sorted(out.rglob("*"), reverse=True):
+            if old.is_file() and old not in wanted:
+                old.unlink()
+            elif old.is_dir() and not any(old.iterdir()):
+                old.rmdir()
+    return written
