@@ -1,0 +1,159 @@
+"""Worked examples (examples/*.md): a hand record, a narrative template and a doctest, one file each.
+
+A file starts with YAML front matter holding the record (dealer, deck, actions) and the tutorial
+section it illustrates; the rest is a Jinja template whose numbers come from the engine's run of
+that record, and whose ```python blocks are doctests. pytest runs the doctests with Sybil; every
+site build runs them again on each language's rendered page, so no page can print a number the
+engine does not produce.
+"""
+
+from __future__ import annotations
+
+import doctest
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from .errors import MariageError, SourceError
+from .hand import Hand
+from .notation import ReplayError, replay_hand
+from .profile import Profile, default_profile
+
+ROOT = Path(__file__).resolve().parent.parent
+EXAMPLES = ROOT / "examples"
+FRONT_MATTER = re.compile(r"\A---\n(.*?\n)---\n", re.S)
+CODE_BLOCK = re.compile(r"^```python\n(.*?)^```", re.S | re.M)
+META_KEYS = {"section", "dealer", "deck", "actions"}
+
+
+@dataclass
+class Example:
+    name: str
+    path: Path
+    meta: dict[str, Any]
+    body: str                      # the template, front matter blanked so line numbers hold
+    profile: Profile = field(default_factory=default_profile)
+
+    @property
+    def section(self) -> str:
+        return str(self.meta["section"])
+
+    @property
+    def actions(self) -> list[str]:
+        return list(self.meta.get("actions", []))
+
+    def hand(self, stop: int | None = None) -> Hand:
+        """The hand after its actions up to (not including) index `stop`."""
+        record = {"dealer": self.meta["dealer"], "deck": self.meta["deck"],
+                  "actions": self.actions[:stop]}
+        try:
+            return replay_hand(record, profile=self.profile)
+        except ReplayError as exc:
+            where = "" if exc.action is None else f" (action {exc.action}: {self.actions[exc.action]!r})"
+            raise SourceError(self.relpath, f"the record does not replay{where}: {exc}",
+                              line=self._line_of("actions" if exc.action is not None else "deck"),
+                              hint="fix the record so every action is legal") from None
+
+    @property
+    def relpath(self) -> str:
+        try:
+            return str(self.path.relative_to(ROOT))
+        except ValueError:
+            return str(self.path)
+
+    def _line_of(self, key: str) -> int | None:
+        for number, line in enumerate(self.path.read_text(encoding="utf-8").splitlines(), 1):
+            if line.startswith(f"{key}:"):
+                return number
+        return None
+
+
+def read_example(path: Path, profile: Profile | None = None) -> Example:
+    text = path.read_text(encoding="utf-8")
+    match = FRONT_MATTER.match(text)
+    if not match:
+        raise SourceError(path, "an example starts with YAML front matter between --- lines",
+                          line=1, hint="see examples/README.md")
+    try:
+        meta = yaml.safe_load(match.group(1))
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        raise SourceError(path, f"malformed front matter: {getattr(exc, 'problem', exc)}",
+                          line=mark.line + 2 if mark else None) from None
+    if not isinstance(meta, dict) or META_KEYS - {"actions"} - set(meta) or set(meta) - META_KEYS:
+        raise SourceError(path, f"front matter needs exactly the keys {', '.join(sorted(META_KEYS))}",
+                          line=2)
+    body = "\n" * match.group(0).count("\n") + text[match.end():]
+    return Example(path.stem, path, meta, body, profile or default_profile())
+
+
+def all_examples(folder: Path = EXAMPLES, profile: Profile | None = None) -> list[Example]:
+    return [read_example(p, profile) for p in sorted(folder.glob("*.md"))
+            if p.name != "README.md"]
+
+
+def load(name: str, stop: int | None = None) -> Hand:
+    """The hand of examples/<name>.md, replayed up to action index `stop` (for doctests)."""
+    return read_example(EXAMPLES / f"{name}.md").hand(stop)
+
+
+def claim_summary(example: Example) -> dict[str, Any]:
+    """Numbers of an example that ends in a claim: the claimant's card points and bonus just
+    before the claim, the opponent's state, and the game points the claim scores."""
+    before, after = example.hand(-1), example.hand()
+    player = example.actions[-1].split()[0]
+    other = next(p for p in before.players if p != player)
+    outcome = after.outcome
+    if outcome is None:
+        raise SourceError(example.relpath, "this example must end with a claim")
+    return {"player": player, "card_points": before.card_points(player),
+            "marriage_bonus": before.points(player) - before.card_points(player),
+            "total": before.points(player), "opponent_points": before.points(other),
+            "opponent_tricks": before.tricks(other), "game_points": outcome.game_points,
+            "end": outcome.end.value}
+
+
+# ----- running the doctests of a rendered page
+class _Collect(doctest.DocTestRunner):
+    def __init__(self) -> None:
+        super().__init__(optionflags=doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE)
+        self.failures_seen: list[str] = []
+
+    def report_failure(self, out, test, example, got):  # noqa: ANN001 - doctest's signature
+        self.failures_seen.append(
+            f"line {test.lineno + example.lineno + 1}: {example.source.strip()} "
+            f"expected {example.want.strip()!r}, got {got.strip()!r}")
+
+    def report_unexpected_exception(self, out, test, example, exc_info):  # noqa: ANN001
+        self.failures_seen.append(
+            f"line {test.lineno + example.lineno + 1}: {example.source.strip()} raised "
+            f"{exc_info[0].__name__}: {exc_info[1]}")
+
+
+def run_doctests(markdown: str, name: str, source: str | None = None) -> list[str]:
+    """Run every ```python block of a page as a doctest; returns failure messages whose line
+    numbers are those of the block in `source` (the example file) when it is found there."""
+    runner, parser, globs = _Collect(), doctest.DocTestParser(), {}
+    for match in CODE_BLOCK.finditer(markdown):
+        at = source.find(match.group(1)) if source else -1
+        lineno = (source.count("\n", 0, at) if at >= 0 else markdown.count("\n", 0, match.start(1)))
+        test = parser.get_doctest(match.group(1), globs, name, name, lineno)
+        runner.run(test, out=lambda _: None, clear_globs=False)
+    return runner.failures_seen
+
+
+class ExampleFailed(MariageError):
+    pass
+
+
+def verify(example: Example, markdown: str, lang: str) -> None:
+    """Fail, naming the example, the language and the line, if a doctest of the page fails."""
+    if not CODE_BLOCK.search(markdown):
+        raise ExampleFailed(f"{example.relpath} ({lang}): the example has no doctest")
+    failures = run_doctests(markdown, example.relpath, example.body)
+    if failures:
+        raise ExampleFailed(f"{example.relpath} ({lang}), {failures[0]}"
+                            + (f" (and {len(failures) - 1} more)" if len(failures) > 1 else ""))

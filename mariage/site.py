@@ -1,0 +1,82 @@
+"""Generate the site's Markdown tree: every page in every language, examples verified.
+
+This is the whole generator; the MkDocs plugin only calls `generate()`, so a move to another
+static-site tool keeps all of it.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Any
+
+from jinja2 import Environment
+
+from . import catalogs
+from .errors import SourceError
+from .examples import Example, all_examples, claim_summary, verify
+from .pages import RenderedPage, SiteSource, render, render_site, write_pages
+
+ROOT = Path(__file__).resolve().parent.parent
+WORKED_EXAMPLE = "07-marriage-claim"      # the example section 07 of the tutorial teaches
+_ = lambda message: message  # noqa: E731 - marks navigation titles for extraction
+
+NAV_SECTIONS = [_("Tutorial"), _("Worked examples"), _("Reference")]
+
+
+def check_catalogs(source: SiteSource) -> None:
+    """Refuse a catalog whose placeholders do not match its source (Babel's checkers)."""
+    for lang in source.languages()[1:]:
+        catalog = catalogs.read_catalog(lang, source.locales)
+        for message, errors in catalog.check():
+            if errors:
+                raise SourceError(catalogs.po_path(lang, source.locales),
+                                  f"msgid {message.id!r}: {errors[0]}", line=message.lineno,
+                                  hint="keep every %(name)s placeholder of the source, unchanged")
+
+
+def _example_renderer(examples: list[Example]):
+    def render_examples(env: Environment, context: dict[str, Any]) -> list[RenderedPage]:
+        pages, titles = [], []
+        for example in examples:
+            extra = {"position_at": example.hand, "example": example,
+                     "claim_summary": _maybe_claim(example)}
+            env_text = env.from_string(example.body)
+            try:
+                text = env_text.render(context | extra)
+            except Exception as exc:  # a template error inside an example file
+                raise SourceError(example.relpath, f"cannot render the example: {exc}") from None
+            verify(example, text, context["lang"])
+            pages.append(RenderedPage(context["lang"], f"examples/{example.name}.md", text,
+                                      example.relpath))
+            titles.append((example, _title(text)))
+        index = render(env, "example-index.md.j2", context | {"examples": titles})
+        pages.append(RenderedPage(context["lang"], "examples/index.md", index,
+                                  "templates/example-index.md.j2"))
+        return pages
+    return render_examples
+
+
+def _maybe_claim(example: Example) -> dict[str, Any] | None:
+    return claim_summary(example) if example.actions and example.actions[-1].endswith("claim") else None
+
+
+def _title(markdown: str) -> str:
+    match = re.search(r"^# (.+)$", markdown, re.M)
+    return match.group(1).strip() if match else ""
+
+
+def generate(out: Path, source: SiteSource | None = None, static: Path | None = ROOT / "docs") -> list[RenderedPage]:
+    """Render, verify and write the whole tree under out/<lang>/; returns the pages."""
+    source = source or SiteSource()
+    check_catalogs(source)
+    examples = all_examples(profile=source.profile)
+    by_name = {e.name: e for e in examples}
+    if WORKED_EXAMPLE not in by_name:
+        raise SourceError(ROOT / "examples", f"the worked example {WORKED_EXAMPLE}.md is missing")
+    source.extra_context.setdefault("worked_example", claim_summary(by_name[WORKED_EXAMPLE]))
+    source.extra_context.setdefault("catalog_stats",
+                                    [catalogs.stats(l, source.locales) for l in source.languages()[1:]])
+    pages = render_site(source, [_example_renderer(examples)])
+    write_pages(pages, out, static)
+    return pages

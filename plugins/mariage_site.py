@@ -1,0 +1,109 @@
+"""MkDocs plugin: generate the Markdown tree before MkDocs reads it, and publish atomically.
+
+Thin by design: all the work is in `mariage.site.generate`. The plugin
+- renders every page of every language (verifying the examples) into a generated docs folder
+  and points `docs_dir` at it; a mistake stops the build before anything is written;
+- builds into a temporary folder and swaps it into `site_dir` only when the whole build
+  succeeded, so a failed build leaves the previous site untouched;
+- translates the navigation's section titles from the catalogs;
+- asks `mkdocs serve` to watch the rules, catalogs, templates and examples.
+"""
+
+from __future__ import annotations
+
+import logging
+import shutil
+from pathlib import Path
+
+from mkdocs.config import config_options as c
+from mkdocs.config.base import Config
+from mkdocs.config.defaults import MkDocsConfig
+from mkdocs.exceptions import PluginError
+from mkdocs.plugins import BasePlugin, event_priority
+
+from mariage import catalogs
+from mariage.errors import MariageError
+from mariage.pages import SiteSource
+from mariage.profile import load_profile
+from mariage.site import NAV_SECTIONS, generate
+
+log = logging.getLogger("mkdocs.plugins.mariage")
+
+
+class MariageConfig(Config):
+    profile = c.Type(str, default="rules/mariage.yaml")
+    locales = c.Type(str, default="locales")
+    generated = c.Type(str, default=".cache/docs")
+    watch = c.ListOfItems(c.Type(str), default=["rules", "locales", "templates", "examples", "docs"])
+
+
+class MariagePlugin(BasePlugin[MariageConfig]):
+    def __init__(self) -> None:
+        self._command = "build"
+        self._final_site: Path | None = None
+
+    def on_startup(self, *, command: str, dirty: bool) -> None:
+        self._command = command
+
+    def on_config(self, config: MkDocsConfig) -> MkDocsConfig | None:
+        if self._inner_build(config):
+            return None        # static-i18n rebuilds each language with this same config
+        root = Path(config.config_file_path).parent
+        static, out = Path(config.docs_dir), root / self.config.generated
+        try:
+            source = SiteSource(load_profile(root / self.config.profile), root / self.config.locales)
+            pages = generate(out, source, static=static)
+            self._translate_nav(config, source)
+            self._list_examples(config, pages)
+        except MariageError as exc:
+            raise PluginError(f"mariage: {exc}") from None
+        log.info("mariage: %d pages in %d languages generated and examples verified",
+                 len(pages), len(source.languages()))
+        config.docs_dir = str(out)
+        config.watch.extend(str(root / w) for w in self.config.watch)
+        if self._command == "build":
+            self._final_site = Path(config.site_dir)
+            config.site_dir = str(self._final_site.with_name(self._final_site.name + ".tmp-build"))
+            shutil.rmtree(config.site_dir, ignore_errors=True)
+        return config
+
+    @event_priority(-200)   # after static-i18n has built every language
+    def on_post_build(self, config: MkDocsConfig) -> None:
+        if self._inner_build(config) or self._final_site is None:
+            return
+        final, built = self._final_site, Path(config.site_dir)
+        old = final.with_name(final.name + ".old")
+        shutil.rmtree(old, ignore_errors=True)
+        if final.exists():
+            final.rename(old)
+        built.rename(final)
+        shutil.rmtree(old, ignore_errors=True)
+        config.site_dir = str(final)
+        log.info("mariage: site published to %s", final)
+
+    @staticmethod
+    def _inner_build(config: MkDocsConfig) -> bool:
+        i18n = config.plugins.get("i18n")
+        return bool(getattr(i18n, "building", False))
+
+    @staticmethod
+    def _list_examples(config: MkDocsConfig, pages) -> None:
+        """Add each worked example to the nav section that holds examples/index.md."""
+        names = sorted({p.path for p in pages if p.path.startswith("examples/")
+                        and p.path != "examples/index.md"})
+        for entry in config.nav or []:
+            section = next(iter(entry.values())) if isinstance(entry, dict) else None
+            if isinstance(section, list) and "examples/index.md" in section:
+                section.extend(n for n in names if n not in section)
+
+    @staticmethod
+    def _translate_nav(config: MkDocsConfig, source: SiteSource) -> None:
+        """Give static-i18n each language's section titles, taken from the catalogs."""
+        i18n = config.plugins.get("i18n")
+        if i18n is None:
+            return
+        for language in i18n.config.languages:
+            if language.locale == catalogs.SOURCE_LANGUAGE:
+                continue
+            tr = catalogs.translations(language.locale, source.locales)
+            language.nav_translations = {title: tr.gettext(title) for title in NAV_SECTIONS}
