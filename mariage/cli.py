@@ -23,18 +23,74 @@ def main(argv: Sequence[str] | None = None) -> int:
     rp = commands.add_parser("replay", help="replay hand or game records, one JSON line each")
     rp.add_argument("files", nargs="+", metavar="FILE", help="record files; - reads stdin")
     commands.add_parser("check-profile", help="validate the rules profile")
+    cat = commands.add_parser("catalogs", help="translator workflow (see docs/translators.md)")
+    cat.add_argument("action", choices=["extract", "update", "init", "check", "stats"])
+    cat.add_argument("langs", nargs="*", metavar="LANG", help="languages (default: all)")
+    ex = commands.add_parser("examples", help="run every worked example's doctests")
+    ex.add_argument("names", nargs="*", metavar="NAME")
     args = parser.parse_args(argv)
     try:
         profile = load_profile(args.profile)
         if args.command == "check-profile":
             print(f"{args.profile}: valid ({len(profile.rulings)} rulings)")
             return 0
+        if args.command == "catalogs":
+            return _catalogs(args.action, args.langs)
+        if args.command == "examples":
+            return _examples(args.names)
         return _replay(args.files, profile)
     except MariageError as exc:
         print(f"mariage: {exc}", file=sys.stderr)
         return 2
     except BrokenPipeError:
         return 1
+
+
+def _catalogs(action: str, langs: Sequence[str]) -> int:
+    from . import catalogs, translate
+
+    if action == "extract":
+        print(f"wrote {translate.extract()}")
+        return 0
+    if action == "update":
+        translate.update()
+        print("catalogs updated; changed sources are marked fuzzy with their previous text")
+        return 0
+    if action == "init":
+        if len(langs) != 1:
+            print("mariage catalogs init: name one language, e.g. `mariage catalogs init de`",
+                  file=sys.stderr)
+            return 2
+        print(f"wrote {translate.init(langs[0])}")
+        return 0
+    status = 0
+    for lang in langs or catalogs.languages()[1:]:
+        if action == "stats":
+            s = catalogs.stats(lang)
+            print(f"{lang}: {s.translated} translated, {s.fuzzy} fuzzy, "
+                  f"{s.untranslated} untranslated ({s.percent}%)")
+            continue
+        problems = translate.check(lang)
+        for problem in problems:
+            print(problem, file=sys.stderr)
+        print(f"{lang}: {'ok' if not problems else f'{len(problems)} problem(s)'}")
+        status = status or (1 if problems else 0)
+    return status
+
+
+def _examples(names: Sequence[str]) -> int:
+    from .examples import all_examples, run_doctests
+
+    failed = 0
+    chosen = [e for e in all_examples() if not names or e.name in names]
+    for example in chosen:
+        failures = run_doctests(example.body, example.relpath, example.body)
+        for failure in failures:
+            print(f"{example.relpath}: {failure}", file=sys.stderr)
+        failed += bool(failures)
+        print(f"{example.relpath}: {'FAILED' if failures else 'ok'}")
+    print(f"{len(chosen) - failed} passed, {failed} failed")
+    return 1 if failed or not chosen else 0
 
 
 def _replay(files: Sequence[str], profile) -> int:

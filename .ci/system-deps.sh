@@ -1,0 +1,16 @@
+#!/usr/bin/env bash
+# Install the Debian packages a task needs, only when missing (needs root, as on CI and dev machines).
+#   site:  nothing beyond Python
+#   test:  chromium (browser tests), gettext (msgfmt), a Java runtime (Nu validator), node/npm
+set -euo pipefail
+need=()
+command -v chromium >/dev/null 2>&1 || need+=(chromium)
+command -v msgfmt   >/dev/null 2>&1 || need+=(gettext)
+command -v java     >/dev/null 2>&1 || need+=(default-jre-headless)
+command -v npm      >/dev/null 2>&1 || need+=(npm)
+fc-list 2>/dev/null | grep -qi dejavu || need+=(fonts-dejavu-core)
+[ ${#need[@]} -eq 0 ] && exit 0
+echo "installing Debian packages: ${need[*]}"
+SUDO=""; [ "$(id -u)" -ne 0 ] && SUDO="sudo"
+$SUDO apt-get update -q
+DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -q --no-install-recommends "${need[@]}"

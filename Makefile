@@ -1,0 +1,49 @@
+# Two commands on a fresh machine:
+#   make site   set up a virtualenv with pinned dependencies and build the site into site/
+#   make test   set up everything the tests need (Debian packages included) and run them all
+PYTHON ?= python3
+VENV   := .venv
+BIN    := $(VENV)/bin
+
+.PHONY: site test serve catalogs check-catalogs bench clean
+
+site: $(VENV)/.site
+	$(BIN)/mkdocs build --strict
+
+test: $(VENV)/.test node_modules/.installed
+	$(BIN)/python -m pytest -n 2
+
+serve: $(VENV)/.site
+	$(BIN)/mkdocs serve
+
+# Translator workflow (see docs/translators.md)
+catalogs: $(VENV)/.site
+	$(BIN)/mariage catalogs update
+
+check-catalogs: $(VENV)/.test
+	$(BIN)/mariage catalogs check
+
+bench: $(VENV)/.test
+	$(BIN)/pip install -q -c constraints.txt -e ".[bench]" && $(BIN)/python benchmarks/engine.py
+
+$(VENV)/bin/python:
+	$(PYTHON) -m venv $(VENV)
+
+$(VENV)/.site: $(VENV)/bin/python pyproject.toml constraints.txt
+	$(BIN)/pip install -q --upgrade pip
+	$(BIN)/pip install -q -c constraints.txt -e .
+	touch $@
+
+$(VENV)/.test: $(VENV)/bin/python pyproject.toml constraints.txt
+	bash .ci/system-deps.sh
+	$(BIN)/pip install -q --upgrade pip
+	$(BIN)/pip install -q -c constraints.txt -e ".[test]"
+	touch $(VENV)/.site $@
+
+node_modules/.installed: package.json package-lock.json
+	bash .ci/system-deps.sh
+	npm ci --no-audit --no-fund
+	touch $@
+
+clean:
+	rm -rf site site.tmp-build site.old .cache

@@ -1,0 +1,173 @@
+"""The translator workflow: extract, update, init and check the catalogs.
+
+Extraction and updates are Babel's (pybabel); checks are GNU msgfmt's and translate-toolkit's
+pofilter's, plus one this project needs: a translation may not add markup (HTML tags, Markdown
+links or images, code) that its English source does not have.
+"""
+
+from __future__ import annotations
+
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+
+from babel.messages.frontend import CommandLineInterface
+
+from . import catalogs
+from .errors import SourceError
+
+ROOT = catalogs.ROOT
+POT = catalogs.LOCALES / f"{catalogs.DOMAIN}.pot"
+# Two plural forms, as translation tools expect (Babel's CLDR data would write three).
+PLURAL_FORMS = {"fr": "nplurals=2; plural=(n > 1);"}
+DEFAULT_PLURAL = "nplurals=2; plural=(n != 1);"
+POFILTER_TESTS = ["xmltags", "printf", "urls", "emails", "escapes", "newlines"]
+MARKUP = re.compile(r"<[^>]*>|!?\[[^\]]*\]\([^)]*\)|`[^`]*`|\]\(|https?://|javascript:", re.I)
+
+
+@dataclass(frozen=True)
+class Problem:
+    path: Path
+    line: int | None
+    msgid: str
+    message: str
+
+    def __str__(self) -> str:
+        where = f"{_rel(self.path)}:{self.line}" if self.line else _rel(self.path)
+        return f"{where}: {self.message}: msgid {self.msgid!r}"
+
+
+def _rel(path: Path) -> str:
+    try:
+        return str(path.relative_to(ROOT))
+    except ValueError:
+        return str(path)
+
+
+def _pybabel(*args: str) -> None:
+    CommandLineInterface().run(["pybabel", "-q", *args])
+
+
+def extract() -> Path:
+    """Write locales/messages.pot from the templates and examples (never edit it by hand)."""
+    _pybabel("extract", "-F", str(ROOT / "babel.cfg"), "-o", str(POT), "--no-wrap",
+             "--sort-by-file", "--add-comments=Translators:", "-k", "_",
+             "--project=mariage", "--copyright-holder=The Mariage project",
+             "--msgid-bugs-address=translations@mariage.invalid", str(ROOT))
+    return POT
+
+
+def update() -> None:
+    """Merge the .pot into every catalog; changed sources keep their old text as #| previous."""
+    extract()
+    _pybabel("update", "-i", str(POT), "-d", str(catalogs.LOCALES), "--previous", "--no-wrap",
+             "--ignore-obsolete")
+    for lang in catalogs.languages()[1:]:
+        fix_plural_forms(catalogs.po_path(lang))
+
+
+def init(lang: str) -> Path:
+    """Start a catalog for a new language."""
+    extract()
+    _pybabel("init", "-i", str(POT), "-d", str(catalogs.LOCALES), "-l", lang, "--no-wrap")
+    path = catalogs.po_path(lang)
+    fix_plural_forms(path)
+    return path
+
+
+def fix_plural_forms(path: Path) -> None:
+    lang = path.parent.parent.name
+    forms = PLURAL_FORMS.get(lang, DEFAULT_PLURAL)
+    text = path.read_text(encoding="utf-8")
+    text = re.sub(r'^"Plural-Forms: .*\\n"$', f'"Plural-Forms: {forms}\\\\n"', text, flags=re.M)
+    text = re.sub(r'^msgstr\[[2-9]\] ".*"\n', "", text, flags=re.M)
+    path.write_text(text, encoding="utf-8")
+
+
+def markup_of(text: str) -> list[str]:
+    return sorted(MARKUP.findall(text))
+
+
+def check(lang: str, locales: Path = catalogs.LOCALES) -> list[Problem]:
+    """Every problem of one catalog; an empty list means it may ship."""
+    path = catalogs.po_path(lang, locales)
+    problems = _msgfmt(path)
+    if problems:
+        return problems                    # syntax first: the rest cannot be read reliably
+    catalog = catalogs.read_catalog(lang, locales)
+    lines = {}
+    for message in catalog:
+        if not message.id:
+            continue
+        msgid = message.id if isinstance(message.id, str) else message.id[0]
+        lines[msgid] = message.lineno
+        strings = message.string if isinstance(message.string, (list, tuple)) else [message.string]
+        sources = message.id if isinstance(message.id, (list, tuple)) else [message.id]
+        if message.fuzzy:
+            problems.append(Problem(path, message.lineno, msgid, "fuzzy entry (never shipped): "
+                                    "review it and remove the fuzzy flag"))
+        elif not all(strings):
+            problems.append(Problem(path, message.lineno, msgid, "untranslated"))
+        for _, errors in [(message, message.check(catalog))]:
+            for error in errors:
+                problems.append(Problem(path, message.lineno, msgid, f"placeholder: {error}"))
+        allowed = set(markup_of(" ".join(sources)))
+        for string in strings:
+            extra = [m for m in markup_of(string or "") if m not in allowed]
+            if extra:
+                problems.append(Problem(path, message.lineno, msgid,
+                                        f"markup the source does not have: {extra[0]!r}"))
+    problems.extend(_pofilter(path, lines))
+    return _unique(problems)
+
+
+def _msgfmt(path: Path) -> list[Problem]:
+    if shutil.which("msgfmt") is None:
+        raise SourceError(path, "GNU msgfmt is missing", hint="install Debian's gettext package")
+    run = subprocess.run(["msgfmt", "--check", "-o", "/dev/null", str(path)],
+                         capture_output=True, text=True)
+    problems = []
+    for line in run.stderr.splitlines():
+        match = re.match(r"^(.*?):(\d+): (.*)$", line)
+        if match and "warning: header field" not in line and run.returncode:
+            problems.append(Problem(path, int(match.group(2)), "", f"msgfmt: {match.group(3)}"))
+    if run.returncode and not problems:
+        problems.append(Problem(path, None, "", f"msgfmt: {run.stderr.strip()}"))
+    return problems
+
+
+def _pofilter(path: Path, lines: dict[str, int]) -> list[Problem]:
+    from translate.storage import factory
+
+    with tempfile.TemporaryDirectory() as tmp:
+        out = Path(tmp) / "report.po"
+        args = ["--nofuzzy", "--progress=none"] + [f"-t{t}" for t in POFILTER_TESTS]
+        subprocess.run([sys.executable, "-c", "from translate.filters.pofilter import main; main()",
+                        *args, str(path), str(out)], check=True, capture_output=True)
+        if not out.exists():
+            return []
+        store = factory.getobject(str(out))
+        problems = []
+        for unit in store.units:
+            if unit.isheader():
+                continue
+            for note in unit.getnotes("translator").splitlines():
+                if note.startswith("(pofilter)"):
+                    msgid = unit.source
+                    problems.append(Problem(path, lines.get(msgid), msgid,
+                                            "pofilter " + note.removeprefix("(pofilter) ")))
+        return problems
+
+
+def _unique(problems: list[Problem]) -> list[Problem]:
+    seen, out = set(), []
+    for problem in problems:
+        key = (problem.line, problem.message)
+        if key not in seen:
+            seen.add(key)
+            out.append(problem)
+    return out
