@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from typing import Sequence
 
@@ -17,8 +18,8 @@ from .profile import DEFAULT_PROFILE, load_profile
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="mariage", description=__doc__.splitlines()[0])
-    parser.add_argument("--profile", default=str(DEFAULT_PROFILE),
-                        help="rules profile (default: rules/mariage.yaml)")
+    parser.add_argument("--profile", default=os.environ.get("MARIAGE_PROFILE") or str(DEFAULT_PROFILE),
+                        help="rules profile (default: $MARIAGE_PROFILE or rules/mariage.yaml)")
     commands = parser.add_subparsers(dest="command", required=True)
     rp = commands.add_parser("replay", help="replay hand or game records, one JSON line each")
     rp.add_argument("files", nargs="+", metavar="FILE", help="record files; - reads stdin")

@@ -27,6 +27,7 @@ EXAMPLES = ROOT / "examples"
 FRONT_MATTER = re.compile(r"\A---\n(.*?\n)---\n", re.S)
 CODE_BLOCK = re.compile(r"^```python\n(.*?)^```", re.S | re.M)
 META_KEYS = {"section", "dealer", "deck", "actions"}
+WORKED_EXAMPLE = "07-marriage-claim"      # the example that section 07 of the tutorial teaches
 
 
 @dataclass

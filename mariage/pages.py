@@ -121,6 +121,18 @@ class SiteSource:
     def languages(self) -> list[str]:
         return catalogs.languages(self.locales)
 
+    def context(self) -> dict[str, Any]:
+        """Site-wide values: the catalogs' status and the numbers of section 07's example."""
+        from .examples import WORKED_EXAMPLE, claim_summary, read_example, EXAMPLES
+
+        if "catalog_stats" not in self.extra_context:
+            self.extra_context["catalog_stats"] = [catalogs.stats(lang, self.locales)
+                                                   for lang in self.languages()[1:]]
+        if "worked_example" not in self.extra_context:
+            example = read_example(EXAMPLES / f"{WORKED_EXAMPLE}.md", self.profile)
+            self.extra_context["worked_example"] = claim_summary(example)
+        return self.extra_context
+
 
 def render_site(source: SiteSource, renderers: list[Callable[..., list[RenderedPage]]] = ()) -> list[RenderedPage]:
     """Every page in every language: the template pages, then what each renderer adds."""
@@ -128,7 +140,7 @@ def render_site(source: SiteSource, renderers: list[Callable[..., list[RenderedP
     languages = source.languages()
     for lang in languages:
         env = environment(lang, source.locales)
-        context = base_context(source.profile, lang, languages) | source.extra_context
+        context = base_context(source.profile, lang, languages) | source.context()
         for template in page_templates():
             pages.append(RenderedPage(lang, output_path(template),
                                       render(env, template, context), template))

@@ -6,6 +6,7 @@ offending key, so the user reads "rules/mariage.yaml:27: bonuses.trump_marriage:
 
 from __future__ import annotations
 
+import os
 import re
 import string
 from functools import lru_cache
@@ -14,6 +15,7 @@ from typing import Any, Literal
 
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+from pydantic_core import PydanticCustomError
 
 from .errors import ProfileError
 
@@ -21,6 +23,11 @@ DEFAULT_PROFILE = Path(__file__).resolve().parent.parent / "rules" / "mariage.ya
 
 PositiveInt = Field(gt=0, strict=True)
 Points = Field(ge=0, strict=True)
+
+
+def _fail(key: str, message: str) -> PydanticCustomError:
+    """A cross-field error pinned to `key` (relative to the model), so the line is the key's."""
+    return PydanticCustomError("profile", message, {"key": key})
 
 
 class Strict(BaseModel):
@@ -47,17 +54,17 @@ class Deck(Strict):
     @model_validator(mode="after")
     def _consistent(self) -> "Deck":
         if len({s.code for s in self.suits}) != len(self.suits):
-            raise ValueError("suit codes must be distinct")
+            raise _fail("suits", "suit codes must be distinct")
         if len(set(self.ranks)) != len(self.ranks):
-            raise ValueError("ranks must be distinct")
+            raise _fail("ranks", "ranks must be distinct")
         if set(self.card_points) != set(self.ranks):
-            raise ValueError(f"card_points must give exactly the ranks {self.ranks}")
+            raise _fail("card_points", f"card_points must give exactly the ranks {self.ranks}")
         if any(v < 0 for v in self.card_points.values()):
-            raise ValueError("card points cannot be negative")
+            raise _fail("card_points", "card points cannot be negative")
         total = sum(self.card_points.values()) * len(self.suits)
         if total != self.total_points:
-            raise ValueError(f"card points sum to {total} over the deck, "
-                             f"but total_points says {self.total_points}")
+            raise _fail("card_points", f"card points sum to {total} over the deck, "
+                        f"but total_points says {self.total_points}")
         return self
 
 
@@ -69,8 +76,8 @@ class Deal(Strict):
     @model_validator(mode="after")
     def _consistent(self) -> "Deal":
         if any(p <= 0 for p in self.packets) or sum(self.packets) != self.hand_size:
-            raise ValueError(f"packets {self.packets} must be positive and add up to "
-                             f"hand_size {self.hand_size}")
+            raise _fail("packets", f"packets {self.packets} must be positive and add up to "
+                        f"hand_size {self.hand_size}")
         return self
 
 
@@ -122,17 +129,20 @@ class Profile(Strict):
     def _consistent(self) -> "Profile":
         dealt = self.deal.hand_size * len(self.players) + self.deal.stock_size
         if dealt != self.deck.size:
-            raise ValueError(f"{len(self.players)} hands of {self.deal.hand_size} and a stock of "
-                             f"{self.deal.stock_size} deal {dealt} cards, not the deck's "
-                             f"{self.deck.size}")
+            raise _fail("deal.stock_size", f"{len(self.players)} hands of {self.deal.hand_size} "
+                        f"and a stock of {self.deal.stock_size} deal {dealt} cards, not the "
+                        f"deck's {self.deck.size}")
         if self.deal.stock_size % len(self.players):
-            raise ValueError("stock_size must share out evenly between the players")
+            raise _fail("deal.stock_size", "stock_size must share out evenly between the players")
         ids = [r.id for r in self.rulings]
         expected = [f"R{i}" for i in range(1, len(ids) + 1)]
         if ids != expected:
-            raise ValueError(f"rulings must be numbered {expected[0]}..{expected[-1]} in order")
-        for ruling in self.rulings:
-            _format_text(ruling.text, self)
+            raise _fail("rulings", f"rulings must be numbered {expected[0]}..{expected[-1]} in order")
+        for index, ruling in enumerate(self.rulings):
+            try:
+                _format_text(ruling.text, self)
+            except ValueError as exc:
+                raise _fail(f"rulings.{index}.text", str(exc)) from None
         return self
 
     def ruling(self, ruling_id: str) -> str:
@@ -192,13 +202,21 @@ def _cached(path: str, mtime: float) -> Profile:
 
 
 def default_profile() -> Profile:
-    """The project's profile, cached until the file changes."""
-    return _cached(str(DEFAULT_PROFILE), DEFAULT_PROFILE.stat().st_mtime)
+    """The project's profile ($MARIAGE_PROFILE overrides the path), cached until the file changes."""
+    path = Path(os.environ.get("MARIAGE_PROFILE") or DEFAULT_PROFILE)
+    try:
+        mtime = path.stat().st_mtime
+    except OSError:
+        return load_profile(path)          # raises a ProfileError naming the file
+    return _cached(str(path), mtime)
 
 
 def _profile_error(path: Path, root: yaml.Node | None, exc: ValidationError) -> ProfileError:
     first = exc.errors()[0]
     loc = [part for part in first["loc"] if not str(part).startswith("function-after")]
+    pinned = (first.get("ctx") or {}).get("key")
+    if pinned:
+        loc += [int(p) if p.isdigit() else p for p in pinned.split(".")]
     key = ".".join(str(part) for part in loc) or None
     message = re.sub(r"^Value error, ", "", first["msg"])
     if first["type"] == "extra_forbidden":

@@ -14,11 +14,10 @@ from jinja2 import Environment
 
 from . import catalogs
 from .errors import SourceError
-from .examples import Example, all_examples, claim_summary, verify
+from .examples import WORKED_EXAMPLE, Example, all_examples, claim_summary, verify
 from .pages import RenderedPage, SiteSource, render, render_site, write_pages
 
 ROOT = Path(__file__).resolve().parent.parent
-WORKED_EXAMPLE = "07-marriage-claim"      # the example section 07 of the tutorial teaches
 _ = lambda message: message  # noqa: E731 - marks navigation titles for extraction
 
 NAV_SECTIONS = [_("Tutorial"), _("Worked examples"), _("Reference")]
@@ -71,12 +70,8 @@ def generate(out: Path, source: SiteSource | None = None, static: Path | None = 
     source = source or SiteSource()
     check_catalogs(source)
     examples = all_examples(profile=source.profile)
-    by_name = {e.name: e for e in examples}
-    if WORKED_EXAMPLE not in by_name:
+    if WORKED_EXAMPLE not in {e.name for e in examples}:
         raise SourceError(ROOT / "examples", f"the worked example {WORKED_EXAMPLE}.md is missing")
-    source.extra_context.setdefault("worked_example", claim_summary(by_name[WORKED_EXAMPLE]))
-    source.extra_context.setdefault("catalog_stats",
-                                    [catalogs.stats(l, source.locales) for l in source.languages()[1:]])
     pages = render_site(source, [_example_renderer(examples)])
     write_pages(pages, out, static)
     return pages
