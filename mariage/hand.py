@@ -211,6 +211,14 @@ class Hand:
             options.append(Action(player, "pass"))
         return options + plays
 
+    def legal_plays_mask(self) -> int:
+        """The fast path for simulations: the playable cards as a bit mask of deck indices."""
+        return self._play_mask() if self._outcome is None else 0
+
+    def play_index(self, card: int) -> None:
+        """The fast path for simulations: play a card from legal_plays_mask() (unchecked)."""
+        self._play(card)
+
     def _play_mask(self) -> int:
         """The cards the player to act may play now."""
         if self._led is None:
