@@ -21,6 +21,19 @@ ROOT = Path(__file__).resolve().parent.parent
 _ = lambda message: message  # noqa: E731 - marks navigation titles for extraction
 
 NAV_SECTIONS = [_("Tutorial"), _("Worked examples"), _("Reference")]
+NOT_FOUND = _("This page does not exist. Start again from the home page:")
+HOME = _("Mariage, the rules")
+
+
+def not_found_notes(source: SiteSource) -> list[dict[str, str]]:
+    """The 404 page's message in every language: hosts serve one 404 page for all of them."""
+    notes = []
+    for lang in source.languages():
+        tr = catalogs.translations(lang, source.locales)
+        url = "/" if lang == catalogs.SOURCE_LANGUAGE else f"/{lang}/"
+        notes.append({"lang": lang, "text": tr.gettext(NOT_FOUND), "home": tr.gettext(HOME),
+                      "url": url})
+    return notes
 
 
 def check_catalogs(source: SiteSource) -> None:

@@ -25,7 +25,7 @@ from mariage import catalogs
 from mariage.errors import MariageError
 from mariage.pages import SiteSource
 from mariage.profile import load_profile
-from mariage.site import NAV_SECTIONS, generate
+from mariage.site import NAV_SECTIONS, generate, not_found_notes
 
 log = logging.getLogger("mkdocs.plugins.mariage")
 
@@ -55,6 +55,7 @@ class MariagePlugin(BasePlugin[MariageConfig]):
             pages = generate(out, source, static=static)
             self._translate_nav(config, source)
             self._list_examples(config, pages)
+            config.extra["mariage_not_found"] = not_found_notes(source)
         except MariageError as exc:
             raise PluginError(f"mariage: {exc}") from None
         log.info("mariage: %d pages in %d languages generated and examples verified",
