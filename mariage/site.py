@@ -59,6 +59,7 @@ def _example_renderer(examples: list[Example]):
             except Exception as exc:  # a template error inside an example file
                 raise SourceError(example.relpath, f"cannot render the example: {exc}") from None
             verify(example, text, context["lang"])
+            text += render(env, "example-run.md.j2", context | extra)
             pages.append(RenderedPage(context["lang"], f"examples/{example.name}.md", text,
                                       example.relpath))
             titles.append((example, _title(text)))

@@ -12,6 +12,7 @@ Thin by design: all the work is in `mariage.site.generate`. The plugin
 from __future__ import annotations
 
 import logging
+import re
 import shutil
 from pathlib import Path
 
@@ -28,6 +29,7 @@ from mariage.profile import load_profile
 from mariage.site import NAV_SECTIONS, generate, not_found_notes
 
 log = logging.getLogger("mkdocs.plugins.mariage")
+_HEAD_ALTERNATE = re.compile(r'\s*<link rel="alternate" href="[^"]*" hreflang="[^"]*">')
 
 
 class MariageConfig(Config):
@@ -67,6 +69,14 @@ class MariagePlugin(BasePlugin[MariageConfig]):
             config.site_dir = str(self._final_site.with_name(self._final_site.name + ".tmp-build"))
             shutil.rmtree(config.site_dir, ignore_errors=True)
         return config
+
+    @event_priority(-200)   # after static-i18n's own on_post_page
+    def on_post_page(self, output: str, *, page, config: MkDocsConfig) -> str:
+        """Drop the head's <link rel=alternate> tags: Material fetches `sitemap.xml` next to
+        each of them, which 404s for static-i18n's per-page alternates. The hreflang
+        alternates stay in the language selector's links and in the alternate-aware
+        sitemap.xml, where search engines read them."""
+        return _HEAD_ALTERNATE.sub("", output)
 
     @event_priority(-200)   # after static-i18n has built every language
     def on_post_build(self, config: MkDocsConfig) -> None:

@@ -1,0 +1,67 @@
+"""`mkdocs build` alone makes the whole site; a failed build names the problem and leaves the
+previous site untouched."""
+
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+MKDOCS = [sys.executable, "-m", "mkdocs"]
+COPY = ["rules", "locales", "templates", "examples", "docs", "overrides", "mkdocs.yml"]
+
+
+@pytest.fixture(scope="module")
+def project(tmp_path_factory):
+    """A copy of the project's inputs, built once, to break in various ways."""
+    dest = tmp_path_factory.mktemp("project")
+    for name in COPY:
+        src = ROOT / name
+        (shutil.copytree if src.is_dir() else shutil.copy)(src, dest / name)
+    run = subprocess.run(MKDOCS + ["build", "--strict"], cwd=dest, capture_output=True, text=True)
+    assert run.returncode == 0, run.stderr[-3000:]
+    return dest
+
+
+def _snapshot(site: Path) -> dict[str, bytes]:
+    return {str(p.relative_to(site)): p.read_bytes() for p in site.rglob("*") if p.is_file()}
+
+
+def test_the_build_makes_every_language(project):
+    site = project / "site"
+    for lang in ["", "es/", "pt/", "fr/", "it/"]:
+        page = site / f"{lang}tutorial/04-marriages-and-claiming/index.html"
+        assert page.exists(), page
+        expected = lang.rstrip("/") or "en"
+        assert f'<html lang="{expected}"' in page.read_text(encoding="utf-8")
+    assert (site / "examples/07-marriage-claim/index.html").exists()
+    assert not (project / "site.tmp-build").exists()
+
+
+@pytest.mark.parametrize("path,old,new,words", [
+    ("examples/07-marriage-claim.md", ">>> hand.apply(\"A marriage h\").points(\"A\")\n68",
+     ">>> hand.apply(\"A marriage h\").points(\"A\")\n67",
+     ["examples/07-marriage-claim.md", "(en)", "line", "expected '67', got '68'"]),
+    ("rules/mariage.yaml", "claim: 66 ", "claim: [66 ", ["rules/mariage.yaml:23", "malformed YAML"]),
+    ("templates/pages/faq.md.j2", "{% trans", "{% trans %}{% trans", ["faq.md.j2", "syntax error"]),
+    ("locales/fr/LC_MESSAGES/messages.po", "%(claim)s", "%(claims)s",
+     ["fr/LC_MESSAGES/messages.po", "placeholder"]),
+])
+def test_a_failed_build_names_the_problem_and_keeps_the_old_site(project, path, old, new, words):
+    before = _snapshot(project / "site")
+    target = project / path
+    original = target.read_text(encoding="utf-8")
+    assert old in original
+    target.write_text(original.replace(old, new, 1), encoding="utf-8")
+    try:
+        run = subprocess.run(MKDOCS + ["build", "--strict"], cwd=project, capture_output=True,
+                             text=True)
+    finally:
+        target.write_text(original, encoding="utf-8")
+    assert run.returncode != 0
+    for word in words:
+        assert word in run.stderr, f"{word!r} missing from:\n{run.stderr[-2000:]}"
+    assert "Traceback" not in run.stderr
+    assert _snapshot(project / "site") == before

@@ -1,0 +1,100 @@
+"""The translator check: every catalog ships clean, and every kind of mistake is caught."""
+
+import re
+
+import pytest
+
+from mariage import catalogs, translate
+from mariage.pages import SiteSource
+from mariage.site import check_catalogs
+from mariage.errors import SourceError
+
+LANGS = ["es", "pt", "fr", "it"]
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_each_catalog_is_complete_and_clean(lang):
+    problems = translate.check(lang)
+    assert not problems, "\n".join(map(str, problems[:10]))
+
+
+@pytest.mark.parametrize("lang,forms", [("es", "(n != 1)"), ("pt", "(n != 1)"),
+                                        ("fr", "(n > 1)"), ("it", "(n != 1)")])
+def test_catalogs_have_two_plural_forms(lang, forms):
+    header = catalogs.po_path(lang).read_text(encoding="utf-8")
+    assert f'"Plural-Forms: nplurals=2; plural={forms};\\n"' in header
+
+
+def _first_entry(po_text: str) -> tuple[int, str]:
+    """Line number and msgid of the first translated, non-plural, non-header entry."""
+    lines = po_text.splitlines()
+    for i, line in enumerate(lines):
+        if line.startswith('msgid "') and line != 'msgid ""' and lines[i + 1].startswith('msgstr "'):
+            return i + 1, line
+    raise AssertionError("no entry found")
+
+
+def _break(locales, lang, pattern, replacement):
+    path = catalogs.po_path(lang, locales)
+    text = path.read_text(encoding="utf-8")
+    new = re.sub(pattern, replacement, text, count=1, flags=re.M)
+    assert new != text, "the test did not change the catalog"
+    path.write_text(new, encoding="utf-8")
+    return path
+
+
+def _problems(locales, lang):
+    return [str(p) for p in translate.check(lang, locales)]
+
+
+def test_a_renamed_placeholder_is_reported_with_its_line(locales_copy):
+    _break(locales_copy, "es", r'^(msgstr ".*?)%\((\w+)\)s', r"\1%(renamed)s")
+    problems = _problems(locales_copy, "es")
+    assert any("messages.po:" in p and ("placeholder" in p or "format" in p) for p in problems), problems
+
+
+def test_a_fuzzy_entry_is_reported_and_never_shipped(locales_copy):
+    path = _break(locales_copy, "it", r'^(msgid "Tutorial"\n)', "#, fuzzy\n\\1")
+    problems = _problems(locales_copy, "it")
+    assert any("fuzzy" in p and "'Tutorial'" in p for p in problems), problems
+    assert catalogs.translations("it", locales_copy).gettext("Tutorial") == "Tutorial"
+    assert path.exists()
+
+
+def test_an_untranslated_entry_is_reported(locales_copy):
+    _break(locales_copy, "pt", r'^(msgid "Tutorial"\n)msgstr ".+"$', '\\1msgstr ""')
+    assert any("untranslated" in p and "'Tutorial'" in p for p in _problems(locales_copy, "pt"))
+
+
+def test_malformed_po_syntax_is_reported_with_its_line(locales_copy):
+    _break(locales_copy, "fr", r'^msgid "Tutorial"$', 'msgid "Tutorial')
+    problems = _problems(locales_copy, "fr")
+    assert problems and re.search(r"messages\.po:\d+: msgfmt", problems[0]), problems
+
+
+def test_injected_markup_is_rejected(locales_copy):
+    _break(locales_copy, "fr", r'^(msgid "Tutorial"\n)msgstr "(.+)"$',
+           '\\1msgstr "\\2 <script>alert(1)</script>"')
+    assert any("markup" in p or "xmltags" in p for p in _problems(locales_copy, "fr"))
+
+
+def test_an_injected_markdown_link_is_rejected(locales_copy):
+    _break(locales_copy, "es", r'^(msgid "Tutorial"\n)msgstr "(.+)"$',
+           '\\1msgstr "[\\2](javascript:alert(1))"')
+    assert any("markup" in p for p in _problems(locales_copy, "es"))
+
+
+def test_the_build_refuses_a_mismatched_placeholder(locales_copy):
+    _break(locales_copy, "it", r'^(msgstr ".*?)%\((\w+)\)s', r"\1%(renamed)s")
+    with pytest.raises(SourceError) as caught:
+        check_catalogs(SiteSource(locales=locales_copy))
+    assert "it/LC_MESSAGES/messages.po" in str(caught.value) and caught.value.line
+
+
+def test_the_status_page_counts_each_catalog():
+    stats = {s.lang: s for s in (catalogs.stats(l) for l in LANGS)}
+    pages = {p.lang: p.text for p in __import__("mariage.pages", fromlist=["x"]).render_site(SiteSource())
+             if p.path == "translation-status.md"}
+    for lang, s in stats.items():
+        row = next(line for line in pages["en"].splitlines() if f"(`{lang}`)" in line)
+        assert f"| {s.translated} | {s.fuzzy} | {s.untranslated} |" in row

@@ -1,0 +1,24 @@
+"""Proof that the examples bite: change a rule value and the hand-written doctests fail."""
+
+import pytest
+
+from helpers import run_mariage
+
+
+def test_the_examples_pass_with_the_real_profile():
+    run = run_mariage("examples")
+    assert run.returncode == 0, run.stderr
+    assert " 0 failed" in run.stdout
+
+
+@pytest.mark.parametrize("old,new,ruling", [
+    ("trump_marriage: 40", "trump_marriage: 30", "R12"),
+    ("claim: 66 ", "claim: 70 ", "R15"),
+    ("opponent_safe: 33", "opponent_safe: 25", "R15"),
+])
+def test_changing_the_profile_breaks_the_worked_example(profile_with, old, new, ruling):
+    run = run_mariage("examples", "07-marriage-claim",
+                      env={"MARIAGE_PROFILE": str(profile_with(old, new))})
+    assert run.returncode == 1, f"{ruling}: {old} -> {new} went unnoticed:\n{run.stdout}"
+    assert "examples/07-marriage-claim.md: line" in run.stderr
+    assert "Traceback" not in run.stderr

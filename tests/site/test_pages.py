@@ -1,0 +1,110 @@
+"""Pages come from profile + catalog + templates; catalogs cannot inject markup."""
+
+import re
+from pathlib import Path
+
+import pytest
+from babel.messages.pofile import read_po, write_po
+
+from mariage import catalogs
+from mariage.errors import SourceError
+from mariage.pages import SiteSource, base_context, environment, render, render_site
+from mariage.profile import default_profile, load_profile
+
+ROOT = Path(__file__).resolve().parents[2]
+POT = ROOT / "locales" / "messages.pot"
+
+
+def _set_translation(locales: Path, lang: str, msgid: str, text: str, context=None) -> None:
+    path = catalogs.po_path(lang, locales)
+    with path.open("rb") as f:
+        catalog = read_po(f, locale=lang)
+    catalog.get(msgid, context).string = text
+    catalog.get(msgid, context).flags.discard("fuzzy")
+    with path.open("wb") as f:
+        write_po(f, catalog, width=0)
+
+
+def test_every_page_exists_in_every_language():
+    pages = render_site(SiteSource())
+    by_lang = {}
+    for page in pages:
+        by_lang.setdefault(page.lang, set()).add(page.path)
+    assert set(by_lang) == {"en", "es", "pt", "fr", "it"}
+    assert len({frozenset(paths) for paths in by_lang.values()}) == 1
+
+
+def test_a_catalog_cannot_inject_markup(locales_copy):
+    _set_translation(locales_copy, "fr", "Origins: marriages before sixty-six",
+                     '<script>alert("x")</script><img src=x onerror=alert(1)>')
+    page = next(p for p in render_site(SiteSource(locales=locales_copy))
+                if p.lang == "fr" and p.path == "tutorial/01-origins.md")
+    assert "<script>" not in page.text and "<img" not in page.text
+    assert "&lt;script&gt;" in page.text
+
+
+def test_rank_and_suit_names_are_spoken_in_the_page_language(locales_copy):
+    _set_translation(locales_copy, "es", "king", "rey", context="rank")
+    _set_translation(locales_copy, "es", "hearts", "corazones", context="suit")
+    _set_translation(locales_copy, "es", "%(rank)s of %(suit)s", "%(rank)s de %(suit)s")
+    page = next(p for p in render_site(SiteSource(locales=locales_copy))
+                if p.lang == "es" and p.path == "tutorial/01-origins.md")
+    assert 'aria-label="rey de corazones">K♥<' in page.text
+
+
+def test_a_profile_change_reaches_every_language_without_touching_catalogs(profile_with):
+    profile = load_profile(profile_with("trump_marriage: 40", "trump_marriage: 50"))
+    before = {(p.lang, p.path): p.text for p in render_site(SiteSource())}
+    after = {(p.lang, p.path): p.text for p in render_site(SiteSource(profile=profile))}
+    changed_langs = {lang for (lang, path), text in after.items() if text != before[(lang, path)]}
+    assert changed_langs == {"en", "es", "pt", "fr", "it"}
+    for (lang, path), text in after.items():
+        if path == "tutorial/04-marriages-and-claiming.md":
+            assert re.search(r"\b50\b", text), f"{lang}: the trump marriage value is not shown"
+
+
+def test_a_template_syntax_error_names_file_and_line(tmp_path):
+    (tmp_path / "broken.md.j2").write_text("# Title\n\n{% trans %}Unclosed\n", encoding="utf-8")
+    env = environment("en", search_path=[tmp_path])
+    with pytest.raises(SourceError) as caught:
+        render(env, "broken.md.j2", base_context(default_profile(), "en", ["en"]))
+    assert "broken.md.j2" in str(caught.value) and caught.value.line == 3
+    assert "syntax error" in str(caught.value)
+
+
+def test_an_undefined_profile_key_names_file_and_line(tmp_path):
+    (tmp_path / "typo.md.j2").write_text("# T\n\n{{ rules.thresholds.clam }}\n", encoding="utf-8")
+    env = environment("en", search_path=[tmp_path])
+    with pytest.raises(SourceError) as caught:
+        render(env, "typo.md.j2", base_context(default_profile(), "en", ["en"]))
+    assert "clam" in str(caught.value)
+
+
+def _pot_messages():
+    with POT.open("rb") as f:
+        return [m for m in read_po(f) if m.id]
+
+
+def test_no_rule_number_is_typed_into_a_message():
+    for message in _pot_messages():
+        msgid = message.id if isinstance(message.id, str) else " ".join(message.id)
+        stripped = re.sub(r"\bR1?\d\b|\b0[1-7]\b|%\([a-z_]+\)s", "", msgid)
+        assert not re.search(r"\d", stripped), f"a number is typed into {msgid!r}"
+
+
+def test_every_placeholder_has_a_translator_comment():
+    for message in _pot_messages():
+        if message.python_format:
+            assert message.auto_comments, f"no translator comment for {message.id!r}"
+
+
+def test_the_pot_is_up_to_date(tmp_path):
+    from babel.messages.frontend import CommandLineInterface
+    out = tmp_path / "fresh.pot"
+    CommandLineInterface().run(["pybabel", "-q", "extract", "-F", str(ROOT / "babel.cfg"),
+                                "-o", str(out), "--add-comments=Translators:", "-k", "_",
+                                str(ROOT)])
+    with out.open("rb") as f:
+        fresh = {(m.context, m.id if isinstance(m.id, str) else m.id[0]) for m in read_po(f) if m.id}
+    current = {(m.context, m.id if isinstance(m.id, str) else m.id[0]) for m in _pot_messages()}
+    assert fresh == current, "run `mariage catalogs update` and commit locales/"
