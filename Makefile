@@ -8,10 +8,10 @@ BIN    := $(VENV)/bin
 .PHONY: site test serve catalogs check-catalogs bench clean
 
 site: $(VENV)/.site
-	$(BIN)/mkdocs build --strict
+	NO_MKDOCS_2_WARNING=1 $(BIN)/mkdocs build --strict
 
 test: $(VENV)/.test node_modules/.installed
-	$(BIN)/python -m pytest -n 2
+	NO_MKDOCS_2_WARNING=1 $(BIN)/python -m pytest -n 2 --dist loadgroup
 
 serve: $(VENV)/.site
 	$(BIN)/mkdocs serve
