@@ -151,13 +151,13 @@ def render_site(source: SiteSource, renderers: list[Callable[..., list[RenderedP
 
 def write_pages(pages: list[RenderedPage], out: Path, static: Path | None = None) -> int:
     """Write pages under out/<lang>/, touching only files whose text changed (so `mkdocs
-    serve`, which watches out/, does not loop); stale files are removed. Files of `static` are
-    copied too, except its top-level Markdown (notes such as docs/translators.md are not pages).
+    serve`, which watches out/, does not loop); stale files are removed. The `assets/` folder
+    of `static` (docs/) is copied too; docs/ notes such as translators.md are not pages.
     Returns the number of files written."""
     wanted: dict[Path, bytes] = {out / p.lang / p.path: p.text.encode("utf-8") for p in pages}
-    if static is not None and static.is_dir():
-        for src in static.rglob("*"):
-            if src.is_file() and not (src.parent == static and src.suffix == ".md"):
+    if static is not None and (static / "assets").is_dir():
+        for src in (static / "assets").rglob("*"):
+            if src.is_file():
                 wanted[out / src.relative_to(static)] = src.read_bytes()
     written = 0
     for path, data in wanted.items():
