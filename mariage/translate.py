@@ -7,6 +7,7 @@ links or images, code) that its English source does not have.
 
 from __future__ import annotations
 
+import contextlib
 import re
 import shutil
 import subprocess
@@ -49,7 +50,8 @@ def _rel(path: Path) -> str:
 
 
 def _pybabel(*args: str) -> None:
-    CommandLineInterface().run(["pybabel", "-q", *args])
+    with contextlib.chdir(ROOT):              # so the .pot names files relative to the project
+        CommandLineInterface().run(["pybabel", "-q", *args])
 
 
 def extract() -> Path:
@@ -57,7 +59,7 @@ def extract() -> Path:
     _pybabel("extract", "-F", str(ROOT / "babel.cfg"), "-o", str(POT), "--no-wrap",
              "--sort-by-file", "--add-comments=Translators:", "-k", "_",
              "--project=mariage", "--copyright-holder=The Mariage project",
-             "--msgid-bugs-address=translations@mariage.invalid", str(ROOT))
+             "--msgid-bugs-address=translations@mariage.invalid", ".")
     return POT
 
 
