@@ -38,7 +38,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.command == "catalogs":
             return _catalogs(args.action, args.langs)
         if args.command == "examples":
-            return _examples(args.names)
+            return _examples(args.names, profile)
         return _replay(args.files, profile)
     except MariageError as exc:
         print(f"mariage: {exc}", file=sys.stderr)
@@ -79,17 +79,27 @@ def _catalogs(action: str, langs: Sequence[str]) -> int:
     return status
 
 
-def _examples(names: Sequence[str]) -> int:
-    from .examples import all_examples, run_doctests
+def _examples(names: Sequence[str], profile) -> int:
+    """Render each example in every language and run its doctests, as the build does."""
+    from .examples import all_examples
+    from .pages import SiteSource
+    from .site import verify_examples
 
+    source = SiteSource(profile=profile)
+    chosen = [e for e in all_examples(profile=profile) if not names or e.name in names]
     failed = 0
-    chosen = [e for e in all_examples() if not names or e.name in names]
     for example in chosen:
-        failures = run_doctests(example.body, example.relpath, example.body)
-        for failure in failures:
-            print(f"{example.relpath}: {failure}", file=sys.stderr)
-        failed += bool(failures)
-        print(f"{example.relpath}: {'FAILED' if failures else 'ok'}")
+        try:
+            count = verify_examples(source, example)
+            print(f"{example.relpath}: ok in {count} languages")
+        except MariageError as exc:
+            failed += 1
+            print(f"{example.relpath}: FAILED", flush=True)
+            print(f"  {exc}", file=sys.stderr)
+    unknown = set(names) - {e.name for e in chosen}
+    if unknown:
+        print(f"mariage examples: no example named {', '.join(sorted(unknown))}", file=sys.stderr)
+        return 2
     print(f"{len(chosen) - failed} passed, {failed} failed")
     return 1 if failed or not chosen else 0
 

@@ -78,10 +78,10 @@ def render(env: Environment, template: str, context: dict[str, Any]) -> str:
                           line=exc.lineno, hint="fix the Jinja syntax") from None
     except UndefinedError as exc:
         raise SourceError(_template_file(template), f"undefined name in template: {exc.message}",
-                          line=_error_line(exc), hint="use a value the profile provides") from None
+                          line=error_line(exc), hint="use a value the profile provides") from None
     except TemplateError as exc:
         raise SourceError(_template_file(template), f"template error: {exc}",
-                          line=_error_line(exc)) from None
+                          line=error_line(exc)) from None
 
 
 def _template_file(template: str) -> str:
@@ -91,7 +91,7 @@ def _template_file(template: str) -> str:
     return template
 
 
-def _error_line(exc: Exception) -> int | None:
+def error_line(exc: Exception) -> int | None:
     """The template line of a render-time error, read from the traceback Jinja rewrote."""
     tb, line = exc.__traceback__, None
     while tb is not None:

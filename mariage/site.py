@@ -10,12 +10,13 @@ import re
 from pathlib import Path
 from typing import Any
 
-from jinja2 import Environment
+from jinja2 import Environment, TemplateError
 
 from . import catalogs
-from .errors import SourceError
+from .errors import MariageError, SourceError
 from .examples import WORKED_EXAMPLE, Example, all_examples, claim_summary, verify
-from .pages import RenderedPage, SiteSource, render, render_site, write_pages
+from .pages import (RenderedPage, SiteSource, error_line, base_context, environment, render,
+                    render_site, write_pages)
 
 ROOT = Path(__file__).resolve().parent.parent
 _ = lambda message: message  # noqa: E731 - marks navigation titles for extraction
@@ -53,11 +54,11 @@ def _example_renderer(examples: list[Example]):
         for example in examples:
             extra = {"position_at": example.hand, "example": example,
                      "claim_summary": _maybe_claim(example)}
-            env_text = env.from_string(example.body)
             try:
-                text = env_text.render(context | extra)
-            except Exception as exc:  # a template error inside an example file
-                raise SourceError(example.relpath, f"cannot render the example: {exc}") from None
+                text = env.from_string(example.body).render(context | extra)
+            except (TemplateError, MariageError, ValueError, TypeError, KeyError) as exc:
+                raise SourceError(example.relpath, f"cannot render the example ({context['lang']}): "
+                                  f"{exc}", line=error_line(exc)) from None
             verify(example, text, context["lang"])
             text += render(env, "example-run.md.j2", context | extra)
             pages.append(RenderedPage(context["lang"], f"examples/{example.name}.md", text,
@@ -68,6 +69,17 @@ def _example_renderer(examples: list[Example]):
                                   "templates/example-index.md.j2"))
         return pages
     return render_examples
+
+
+def verify_examples(source: SiteSource, example: Example) -> int:
+    """Render one example in every language and run its doctests on each page; returns the
+    number of languages checked, or raises naming the example, the language and the line."""
+    languages = source.languages()
+    renderer = _example_renderer([example])
+    for lang in languages:
+        renderer(environment(lang, source.locales),
+                 base_context(source.profile, lang, languages) | source.context())
+    return len(languages)
 
 
 def _maybe_claim(example: Example) -> dict[str, Any] | None:

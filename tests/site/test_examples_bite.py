@@ -20,5 +20,5 @@ def test_changing_the_profile_breaks_the_worked_example(profile_with, old, new, 
     run = run_mariage("examples", "07-marriage-claim",
                       env={"MARIAGE_PROFILE": str(profile_with(old, new))})
     assert run.returncode == 1, f"{ruling}: {old} -> {new} went unnoticed:\n{run.stdout}"
-    assert "examples/07-marriage-claim.md: line" in run.stderr
+    assert "examples/07-marriage-claim.md (en), line" in run.stderr
     assert "Traceback" not in run.stderr
