@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import doctest
 import re
+from contextvars import ContextVar
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -47,11 +48,12 @@ class Example:
         return list(self.meta.get("actions", []))
 
     def hand(self, stop: int | None = None) -> Hand:
-        """The hand after its actions up to (not including) index `stop`."""
+        """The hand after its actions up to (not including) index `stop`; the whole record
+        ends the hand as replay does, a prefix leaves it where it stands."""
         record = {"dealer": self.meta["dealer"], "deck": self.meta["deck"],
                   "actions": self.actions[:stop]}
         try:
-            return replay_hand(record, profile=self.profile)
+            return replay_hand(record, profile=self.profile, finish=stop is None)
         except ReplayError as exc:
             where = "" if exc.action is None else f" (action {exc.action}: {self.actions[exc.action]!r})"
             raise SourceError(self.relpath, f"the record does not replay{where}: {exc}",
@@ -60,10 +62,8 @@ class Example:
 
     @property
     def relpath(self) -> str:
-        try:
-            return str(self.path.relative_to(ROOT))
-        except ValueError:
-            return str(self.path)
+        """examples/<name>.md, relative to the project that holds it."""
+        return str(self.path.relative_to(self.path.parent.parent))
 
     def _line_of(self, key: str) -> int | None:
         for number, line in enumerate(self.path.read_text(encoding="utf-8").splitlines(), 1):
@@ -96,9 +96,13 @@ def all_examples(folder: Path = EXAMPLES, profile: Profile | None = None) -> lis
             if p.name != "README.md"]
 
 
+_FOLDER: ContextVar[Path] = ContextVar("examples_folder", default=EXAMPLES)
+
+
 def load(name: str, stop: int | None = None) -> Hand:
-    """The hand of examples/<name>.md, replayed up to action index `stop` (for doctests)."""
-    return read_example(EXAMPLES / f"{name}.md").hand(stop)
+    """The hand of examples/<name>.md, replayed up to action index `stop` (for doctests).
+    While a build verifies a page, names resolve in the examples folder being built."""
+    return read_example(_FOLDER.get() / f"{name}.md").hand(stop)
 
 
 def claim_summary(example: Example) -> dict[str, Any]:
@@ -154,7 +158,11 @@ def verify(example: Example, markdown: str, lang: str) -> None:
     """Fail, naming the example, the language and the line, if a doctest of the page fails."""
     if not CODE_BLOCK.search(markdown):
         raise ExampleFailed(f"{example.relpath} ({lang}): the example has no doctest")
-    failures = run_doctests(markdown, example.relpath, example.body)
+    token = _FOLDER.set(example.path.parent)
+    try:
+        failures = run_doctests(markdown, example.relpath, example.body)
+    finally:
+        _FOLDER.reset(token)
     if failures:
         raise ExampleFailed(f"{example.relpath} ({lang}), {failures[0]}"
                             + (f" (and {len(failures) - 1} more)" if len(failures) > 1 else ""))

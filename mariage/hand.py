@@ -92,6 +92,7 @@ class Hand:
                 pos += packet
         self.indicator = self.order[pos]
         self.trump = self.deck.suit_of[self.indicator]
+        self._face_up = self.indicator     # the card lying face up: the 7 after an exchange
         # The stock pops from the end: drawing order reversed, the indicator drawn last.
         self._stock = [self.indicator] + self.order[pos + 1:][::-1]
         self._held = held
@@ -138,7 +139,8 @@ class Hand:
 
     @property
     def indicator_card(self) -> Card:
-        return self.deck.card(self._stock[0] if self._stock else self.indicator)
+        """The face-up trump card: the dealt indicator, or the trump seven after an exchange."""
+        return self.deck.card(self._face_up)
 
     @property
     def stock_size(self) -> int:
@@ -306,7 +308,7 @@ class Hand:
         self._refuse("R10", self._can_exchange(seat))
         seven = self._trump_seven()
         self._held[seat] ^= (1 << seven) | (1 << self._stock[0])
-        self._stock[0] = seven
+        self._stock[0] = self._face_up = seven
         self._step = _EXCHANGED
 
     def _do_close(self, seat: int, _: None) -> None:

@@ -74,8 +74,10 @@ class ReplayError(MariageError):
         return out
 
 
-def replay_hand(data: Any, dealer: str | None = None, profile: Profile | None = None) -> Hand:
-    """Replay a hand record; a record stopping after the last trick ends by R17 or R18."""
+def replay_hand(data: Any, dealer: str | None = None, profile: Profile | None = None,
+                finish: bool = True) -> Hand:
+    """Replay a hand record; with `finish`, a record stopping after the last trick ends there by
+    R17 or R18 (without it, the last trick's winner may still claim or pass, R14)."""
     profile = profile or default_profile()
     if not isinstance(data, dict):
         raise ReplayError("a hand record is a mapping with dealer, deck and actions", None)
@@ -93,7 +95,7 @@ def replay_hand(data: Any, dealer: str | None = None, profile: Profile | None = 
             hand.apply(action)
         except MariageError as exc:
             raise ReplayError(str(exc), index) from None
-    if not hand.is_over and hand.all_played:
+    if finish and not hand.is_over and hand.all_played:
         hand.finish()
     return hand
 

@@ -23,7 +23,6 @@ from .profile import Profile, default_profile
 
 ROOT = Path(__file__).resolve().parent.parent
 TEMPLATES = ROOT / "templates"
-PAGES = TEMPLATES / "pages"
 
 
 @dataclass
@@ -77,17 +76,17 @@ def render(env: Environment, template: str, context: dict[str, Any]) -> str:
         raise SourceError(exc.filename or template, f"template syntax error: {exc.message}",
                           line=exc.lineno, hint="fix the Jinja syntax") from None
     except UndefinedError as exc:
-        raise SourceError(_template_file(template), f"undefined name in template: {exc.message}",
+        raise SourceError(_template_file(env, template), f"undefined name in template: {exc.message}",
                           line=error_line(exc), hint="use a value the profile provides") from None
     except TemplateError as exc:
-        raise SourceError(_template_file(template), f"template error: {exc}",
+        raise SourceError(_template_file(env, template), f"template error: {exc}",
                           line=error_line(exc)) from None
 
 
-def _template_file(template: str) -> str:
-    for base in (TEMPLATES, ROOT):
-        if (base / template).exists():
-            return str((base / template).relative_to(ROOT))
+def _template_file(env: Environment, template: str) -> str:
+    for base in getattr(env.loader, "searchpath", []):
+        if (Path(base) / template).exists():
+            return str(Path(base) / template)
     return template
 
 
@@ -101,9 +100,9 @@ def error_line(exc: Exception) -> int | None:
     return line
 
 
-def page_templates(pages: Path = PAGES) -> list[str]:
+def page_templates(templates: Path = TEMPLATES) -> list[str]:
     """Template names of the site's pages (relative to templates/), sorted."""
-    return sorted(str(p.relative_to(TEMPLATES)) for p in pages.rglob("*.md.j2"))
+    return sorted(str(p.relative_to(templates)) for p in (templates / "pages").rglob("*.md.j2"))
 
 
 def output_path(template: str) -> str:
@@ -116,20 +115,32 @@ class SiteSource:
 
     profile: Profile = field(default_factory=default_profile)
     locales: Path = catalogs.LOCALES
+    root: Path = ROOT                 # the project: its templates/ and examples/ are read
     extra_context: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def templates(self) -> Path:
+        return self.root / "templates"
+
+    @property
+    def examples(self) -> Path:
+        return self.root / "examples"
+
+    def environment(self, lang: str) -> Environment:
+        return environment(lang, self.locales, [self.templates, self.root])
 
     def languages(self) -> list[str]:
         return catalogs.languages(self.locales)
 
     def context(self) -> dict[str, Any]:
         """Site-wide values: the catalogs' status and the numbers of section 07's example."""
-        from .examples import WORKED_EXAMPLE, claim_summary, read_example, EXAMPLES
+        from .examples import WORKED_EXAMPLE, claim_summary, read_example
 
         if "catalog_stats" not in self.extra_context:
             self.extra_context["catalog_stats"] = [catalogs.stats(lang, self.locales)
                                                    for lang in self.languages()[1:]]
         if "worked_example" not in self.extra_context:
-            example = read_example(EXAMPLES / f"{WORKED_EXAMPLE}.md", self.profile)
+            example = read_example(self.examples / f"{WORKED_EXAMPLE}.md", self.profile)
             self.extra_context["worked_example"] = claim_summary(example)
         return self.extra_context
 
@@ -139,9 +150,9 @@ def render_site(source: SiteSource, renderers: list[Callable[..., list[RenderedP
     pages: list[RenderedPage] = []
     languages = source.languages()
     for lang in languages:
-        env = environment(lang, source.locales)
+        env = source.environment(lang)
         context = base_context(source.profile, lang, languages) | source.context()
-        for template in page_templates():
+        for template in page_templates(source.templates):
             pages.append(RenderedPage(lang, output_path(template),
                                       render(env, template, context), template))
         for renderer in renderers:

@@ -15,8 +15,8 @@ from jinja2 import Environment, TemplateError
 from . import catalogs
 from .errors import MariageError, SourceError
 from .examples import WORKED_EXAMPLE, Example, all_examples, claim_summary, verify
-from .pages import (RenderedPage, SiteSource, error_line, base_context, environment, render,
-                    render_site, write_pages)
+from .pages import (RenderedPage, SiteSource, base_context, error_line, render, render_site,
+                    write_pages)
 
 ROOT = Path(__file__).resolve().parent.parent
 _ = lambda message: message  # noqa: E731 - marks navigation titles for extraction
@@ -77,7 +77,7 @@ def verify_examples(source: SiteSource, example: Example) -> int:
     languages = source.languages()
     renderer = _example_renderer([example])
     for lang in languages:
-        renderer(environment(lang, source.locales),
+        renderer(source.environment(lang),
                  base_context(source.profile, lang, languages) | source.context())
     return len(languages)
 
@@ -95,9 +95,9 @@ def generate(out: Path, source: SiteSource | None = None, static: Path | None = 
     """Render, verify and write the whole tree under out/<lang>/; returns the pages."""
     source = source or SiteSource()
     check_catalogs(source)
-    examples = all_examples(profile=source.profile)
+    examples = all_examples(source.examples, profile=source.profile)
     if WORKED_EXAMPLE not in {e.name for e in examples}:
-        raise SourceError(ROOT / "examples", f"the worked example {WORKED_EXAMPLE}.md is missing")
+        raise SourceError(source.examples, f"the worked example {WORKED_EXAMPLE}.md is missing")
     pages = render_site(source, [_example_renderer(examples)])
     write_pages(pages, out, static)
     return pages

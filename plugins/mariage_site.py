@@ -53,7 +53,8 @@ class MariagePlugin(BasePlugin[MariageConfig]):
         root = Path(config.config_file_path).parent
         static, out = Path(config.docs_dir), root / self.config.generated
         try:
-            source = SiteSource(load_profile(root / self.config.profile), root / self.config.locales)
+            source = SiteSource(load_profile(root / self.config.profile), root / self.config.locales,
+                                root=root)
             pages = generate(out, source, static=static)
             self._translate_nav(config, source)
             self._list_examples(config, pages)
