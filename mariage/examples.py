@@ -92,7 +92,7 @@ def read_example(path: Path, profile: Profile | None = None) -> Example:
 
 
 def all_examples(folder: Path = EXAMPLES, profile: Profile | None = None) -> list[Example]:
-    return [read_example(p, profile) for p in sorted(folder.glob("*.md"))
+    return [read_example(p, profile) for p in sorted(folder.glob("*.md"), key=lambda p: p.stem)
             if p.name != "README.md"]
 
 
