@@ -8,6 +8,7 @@ engine's run of an example, never from a catalog.
 
 from __future__ import annotations
 
+import unicodedata
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable
@@ -53,8 +54,17 @@ def environment(lang: str, locales: Path = catalogs.LOCALES,
     env.install_gettext_callables(**_safe_callables(catalogs.translations(lang, locales)),
                                   newstyle=True)
     env.globals.update(lang=lang, language_name=language_name)
-    env.filters["signed"] = lambda n: f"+{n}" if n > 0 else str(n)
+    env.filters["collate"] = collate
     return env
+
+
+def collate(items: list[Any], attribute: str) -> list[Any]:
+    """Sort for readers: letters with accents among their base letters, case ignored."""
+    def key(item: Any) -> str:
+        text = str(item[attribute] if isinstance(item, dict) else getattr(item, attribute))
+        return "".join(c for c in unicodedata.normalize("NFKD", text.casefold())
+                       if not unicodedata.combining(c))
+    return sorted(items, key=key)
 
 
 def language_name(lang: str) -> str:
