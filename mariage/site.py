@@ -42,7 +42,7 @@ def check_catalogs(source: SiteSource) -> None:
     for lang in source.languages()[1:]:
         catalog = catalogs.read_catalog(lang, source.locales)
         for message, errors in catalog.check():
-            if errors:
+            if errors and not message.fuzzy:      # fuzzy entries are never shipped
                 raise SourceError(catalogs.po_path(lang, source.locales),
                                   f"msgid {message.id!r}: {errors[0]}", line=message.lineno,
                                   hint="keep every %(name)s placeholder of the source, unchanged")
