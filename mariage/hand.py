@@ -285,7 +285,7 @@ class Hand:
     # ----- applying actions
     def apply(self, action: Action | str) -> "Hand":
         """Apply one action; an illegal one raises IllegalActionError and changes nothing."""
-        action = Action.parse(action) if isinstance(action, str) else action
+        action = action if isinstance(action, Action) else Action.parse(action)
         if self._outcome is not None:
             raise IllegalActionError("R14", "the hand is over; no action follows its end")
         seat = self._seat(action.player)

@@ -148,11 +148,11 @@ def replay(data: Any, profile: Profile | None = None) -> dict[str, Any]:
 
 
 def _check_keys(data: dict[str, Any], allowed: set[str], required: set[str]) -> None:
-    unknown = sorted(set(data) - allowed)
+    unknown = sorted(map(str, set(data) - allowed))
     if unknown:
         raise ReplayError(f"unknown key {unknown[0]!r} in the record; the keys are "
                           f"{', '.join(sorted(allowed))}", None)
-    missing = sorted(required - set(data))
+    missing = sorted(required - set(map(str, data)))
     if missing:
         raise ReplayError(f"the record lacks {missing[0]!r}", None)
 

@@ -8,11 +8,12 @@ from __future__ import annotations
 
 import pytest
 
-from mariage import End, Hand
+from mariage import End, Hand, IllegalActionError
 
 from engine.conftest import deal, legal_options, play, refused
-from engine.full_hands import (LAST_TRICK_ACTIONS, LAST_TRICK_DECK, SLAM_ACTIONS, SLAM_DECK,
-                               SWEEP_ACTIONS, SWEEP_DECK, TIE_ACTIONS, TIE_DECK)
+from engine.full_hands import (HELD_ACTIONS, HELD_DECK, LAST_TRICK_ACTIONS, LAST_TRICK_DECK,
+                               SLAM_ACTIONS, SLAM_DECK, SWEEP_ACTIONS, SWEEP_DECK, TIE_ACTIONS,
+                               TIE_DECK)
 
 
 def outcome_of(hand: Hand) -> tuple:
@@ -119,7 +120,6 @@ def test_r14_over_66_without_claim_waits_for_the_next_lead():
 
 def test_r14_claim_right_after_an_exchange():
     """R14: claim after an exchange (B has 5 from Qc + Jc): false, A scores 2."""
-    from engine.full_hands import HELD_DECK, HELD_ACTIONS
     hand = play(Hand(HELD_DECK), *HELD_ACTIONS[:2], "B exchange")
     assert "B claim" in legal_options(hand)
     play(hand, "B claim")
@@ -234,9 +234,10 @@ def test_r17_loser_without_trick_gives_3():
 def test_r17_finish_before_the_last_trick_is_refused():
     """R14/R17: a hand ends early only by a claim."""
     hand = play(Hand(TIE_DECK), *TIE_ACTIONS[:-2])
-    with pytest.raises(Exception) as info:
+    with pytest.raises(IllegalActionError) as info:
         hand.finish()
     assert str(info.value).startswith("R14")
+    assert hand.outcome is None
 
 
 # ----- R18: the closed hand

@@ -42,7 +42,8 @@ def test_r1_rank_order_is_not_point_order(low, high, points):
     assert hand.to_act == "A"
 
 
-@pytest.mark.parametrize("high, low, points", [("8d", "7d", 0), ("Ad", "10d", 21), ("10d", "Kd", 14)])
+@pytest.mark.parametrize("high, low, points",
+                         [("8d", "7d", 0), ("Ad", "10d", 21), ("10d", "Kd", 14)])
 def test_r1_leader_with_higher_rank_keeps_the_trick(high, low, points):
     """R1/R6: the leader's higher rank wins; an 8 beats a 7 though both count 0."""
     hand = deal(non_dealer=[high], dealer=[low], indicator="9s")
@@ -190,6 +191,7 @@ def test_r1_unknown_dealer_is_a_record_error():
 def test_r5_unknown_player_is_not_an_illegal_action_but_a_record_error():
     """R1/R5: 'C play Ac' names no player of the hand."""
     hand = Hand(PLAIN)
-    with pytest.raises(RecordError):
+    with pytest.raises(RecordError) as info:
         hand.apply("C play Ac")
-    assert not isinstance(RecordError("x"), IllegalActionError)
+    assert not isinstance(info.value, IllegalActionError)
+    assert hand.log == [] and hand.to_act == "B"

@@ -283,3 +283,30 @@ def test_cli_record_with_non_string_keys_does_not_crash(tmp_path):
     proc = run("replay", path)
     assert proc.returncode in (1, 2)
     assert "Traceback" not in proc.stderr
+
+
+@pytest.mark.parametrize("bad_action", [None, 7, ["B", "play", "Ac"], {"B": "play Ac"}],
+                         ids=["null", "number", "list", "mapping"])
+def test_notation_non_string_action_is_an_error_object(bad_action):
+    """Record notation: an action that is not a string gives an error at its index."""
+    result = replay(dict(RECORD, actions=["B play Ac", bad_action]))
+    assert set(result) == {"error", "action"} and result["action"] == 1
+
+
+def test_cli_yaml_action_written_as_a_mapping_does_not_crash(tmp_path):
+    """Record notation: '- B: play Ac' in YAML is a mapping, not an action: exit 1, no traceback."""
+    text = yaml_record(dict(RECORD, actions=[])).replace("actions:\n", "actions:\n  - B: play Ac\n")
+    proc = run("replay", write(tmp_path, "mapping.yaml", text))
+    assert "Traceback" not in proc.stderr
+    assert proc.returncode == 1
+    (out,) = lines(proc.stdout)
+    assert out["action"] == 0
+
+
+def test_notation_hand_replay_and_pasteable_repr():
+    """Record notation: Hand.replay(deck, actions, dealer=) and a repr that replays the same hand."""
+    hand = Hand.replay(DECK, ACTIONS[:4], dealer="A")
+    assert hand.to_act == "A" and hand.points("B") == 61
+    again = eval(repr(hand), {"Hand": Hand})
+    assert [str(a) for a in again.log] == ACTIONS[:4]
+    assert again.points("B") == 61 and again.to_act == "A"

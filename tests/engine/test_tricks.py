@@ -7,8 +7,8 @@ import pytest
 from mariage import Hand
 
 from engine.conftest import cards, deal, legal_plays, play, refused
-from engine.full_hands import (HELD_ACTIONS, HELD_DECK, TIE_ACTIONS, TIE_DECK, first_ten,
-                               TIE_PAIRS)
+from engine.full_hands import (HELD_ACTIONS, HELD_DECK, SLAM_ACTIONS, SLAM_DECK, TIE_ACTIONS,
+                               TIE_DECK, TIE_PAIRS, first_ten)
 
 
 # ----- R5: who leads, who plays
@@ -219,7 +219,6 @@ def test_r9_trump_led_and_no_trump_held_any_card():
 
 def test_r9_trump_led_lower_trump_must_still_be_played():
     """R9: trump led and unbeatable: any trump, never another suit (A holds 7h only)."""
-    from engine.full_hands import SLAM_ACTIONS, SLAM_DECK
     hand = Hand(SLAM_DECK)
     play(hand, *SLAM_ACTIONS[:20], "B play Ah")
     assert legal_plays(hand) == {"7h"}

@@ -1,0 +1,339 @@
+"""Random simulations: thousands of seeded hands checked after every action (R1-R18).
+
+Two checks run side by side. The engine's own invariants (check_invariants) and facts that hold
+in any hand: all 32 cards accounted for, captured card points at most 120 (exactly 120 once 16
+tricks are played), a legal action on offer until the end, game points in 0..3. And a small
+reference model written here from RULES.md, independent of the engine, which says what must
+be legal and what must happen; the engine has to agree with it at every step.
+"""
+
+from __future__ import annotations
+
+import copy
+import random
+import re
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from mariage import Hand, IllegalActionError
+
+from engine.conftest import ALL_CARDS, RANKS, SUITS, card_points, cards
+
+PLAYERS = ("A", "B")
+
+
+def other(p: str) -> str:
+    return "B" if p == "A" else "A"
+
+
+def rank_of(card: str) -> int:
+    """Strength: 0 for the ace (strongest) .. 7 for the 7 (R1)."""
+    return RANKS.index(card[:-1])
+
+
+# ---------------------------------------------------------------------------------------------
+# The reference model: the rules of RULES.md in their plainest form.
+
+class Model:
+    def __init__(self, deck: list[str], dealer: str) -> None:
+        nd = other(dealer)
+        self.held = {nd: set(deck[0:3] + deck[6:9]), dealer: set(deck[3:6] + deck[9:12])}  # R3
+        self.trump = deck[12][-1]
+        self.stock = deck[13:] + [deck[12]]          # drawing order, indicator last (R3)
+        self.leader, self.led = nd, None             # R5
+        self.won = {p: set() for p in PLAYERS}
+        self.tricks = {p: 0 for p in PLAYERS}
+        self.bonus = {p: 0 for p in PLAYERS}
+        self.declared: set[str] = set()
+        self.exchanged = self.married = False         # this lead
+        self.marriage_suit: str | None = None
+        self.closer: str | None = None
+        self.recorded: tuple[int, bool] | None = None
+        self.trick_number = 1
+        self.last_winner: str | None = None
+        self.outcome: tuple | None = None
+
+    def points(self, p: str) -> int:
+        return sum(card_points(c) for c in self.won[p]) + self.bonus[p]
+
+    @property
+    def stock_open(self) -> bool:
+        return self.closer is None and bool(self.stock)
+
+    @property
+    def to_act(self) -> str | None:
+        if self.outcome is not None:
+            return None
+        return self.leader if self.led is None else other(self.leader)
+
+    def legal(self) -> set[str]:
+        p = self.to_act
+        if p is None:
+            return set()
+        if self.led is not None:
+            return {f"{p} play {c}" for c in self.responses(self.held[p])}
+        out = {f"{p} claim"}                                                  # R14
+        seven = "7" + self.trump
+        won_one = self.tricks[p] > 0
+        if not self.exchanged and not self.married and self.stock_open and won_one \
+                and seven in self.held[p]:
+            out.add(f"{p} exchange")                                          # R10
+        if not self.married and self.stock_open and self.trick_number >= 2 \
+                and len(self.stock) >= 2:
+            out.add(f"{p} close")                                             # R11
+        if not self.married and self.stock_open and won_one:                  # R12
+            for s in SUITS:
+                if s not in self.declared and {"K" + s, "Q" + s} <= self.held[p]:
+                    out.add(f"{p} marriage {s}")
+        if not self.held["A"] and not self.held["B"]:
+            out.add(f"{p} pass")
+        leads = self.held[p]
+        if self.marriage_suit is not None:
+            leads = leads & {"K" + self.marriage_suit, "Q" + self.marriage_suit}
+        return out | {f"{p} play {c}" for c in leads}
+
+    def responses(self, hand: set[str]) -> set[str]:
+        if self.stock_open:                                                   # R7
+            return set(hand)
+        led = self.led
+        same = {c for c in hand if c[-1] == led[-1]}                          # R9
+        if same:
+            return {c for c in same if rank_of(c) < rank_of(led)} or same
+        return {c for c in hand if c[-1] == self.trump} or set(hand)
+
+    def beats(self, card: str, led: str) -> bool:                             # R6
+        if card[-1] == led[-1]:
+            return rank_of(card) < rank_of(led)
+        return card[-1] == self.trump
+
+    def apply(self, action: str) -> None:
+        p, verb, *arg = action.split()
+        getattr(self, "do_" + verb)(p, *arg)
+
+    def do_play(self, p: str, card: str) -> None:
+        self.held[p].remove(card)
+        if self.led is None:
+            self.led = card
+            self.exchanged = self.married = False
+            self.marriage_suit = None
+            return
+        winner = p if self.beats(card, self.led) else self.leader
+        self.won[winner] |= {card, self.led}
+        self.tricks[winner] += 1
+        self.led, self.leader, self.last_winner = None, winner, winner
+        self.trick_number += 1
+        if self.stock_open:                                                   # R8
+            self.held[winner].add(self.stock.pop(0))
+            self.held[other(winner)].add(self.stock.pop(0))
+
+    def do_exchange(self, p: str) -> None:
+        seven = "7" + self.trump
+        self.held[p].remove(seven)
+        self.held[p].add(self.stock[-1])
+        self.stock[-1] = seven
+        self.exchanged = True
+
+    def do_close(self, p: str) -> None:
+        self.closer = p
+        o = other(p)
+        self.recorded = (self.points(o), self.tricks[o] > 0)
+
+    def do_marriage(self, p: str, suit: str) -> None:
+        self.bonus[p] += 40 if suit == self.trump else 20
+        self.declared.add(suit)
+        self.marriage_suit = suit
+        self.married = True
+
+    @staticmethod
+    def rate(points: int, has_trick: bool) -> int:                            # R15
+        return 3 if not has_trick else (1 if points >= 33 else 2)
+
+    def penalty(self) -> int:                                                 # R18
+        assert self.recorded is not None
+        return 2 if self.recorded[1] else 3
+
+    def do_claim(self, p: str) -> None:
+        o = other(p)
+        correct = self.points(p) >= 66
+        if self.closer is None:
+            if correct:
+                self.end("claim", p, self.rate(self.points(o), self.tricks[o] > 0), "R15")
+            else:
+                self.end("false_claim", o, 2, "R16")
+        elif p == self.closer:
+            if correct:
+                self.end("claim", p, self.rate(*self.recorded), "R18")
+            else:
+                self.end("false_claim", o, self.penalty(), "R18")
+        elif correct:
+            self.end("claim", p, self.penalty(), "R18")
+        else:
+            self.end("false_claim", o, 2, "R16")
+
+    def do_pass(self, p: str) -> None:
+        if self.closer is not None:
+            self.end("closer_failed", other(self.closer), self.penalty(), "R18")
+            return
+        self.bonus[self.last_winner] += 10                                    # R17
+        a, b = self.points("A"), self.points("B")
+        if a == b:
+            self.end("exhausted", None, 0, "R17")
+        else:
+            w = "A" if a > b else "B"
+            self.end("exhausted", w, self.rate(self.points(other(w)), self.tricks[other(w)] > 0),
+                     "R17")
+
+    def end(self, kind: str, winner: str | None, game_points: int, ruling: str) -> None:
+        self.outcome = (kind, winner, game_points, {p: self.points(p) for p in PLAYERS},
+                        dict(self.tricks), ruling)
+
+
+# ---------------------------------------------------------------------------------------------
+# Driving random hands
+
+WELL_FORMED = [f"{p} {v}" for p in PLAYERS for v in ("exchange", "close", "claim", "pass")] + \
+              [f"{p} marriage {s}" for p in PLAYERS for s in SUITS] + \
+              [f"{p} play {c}" for p in PLAYERS for c in ALL_CARDS]
+
+
+def choose(rng: random.Random, legal: list[str], model: Model) -> str:
+    """A random legal action, biased so that hands are long and every option gets used."""
+    by_verb: dict[str, list[str]] = {}
+    for a in legal:
+        by_verb.setdefault(a.split()[1], []).append(a)
+    p = model.to_act
+    if "pass" in by_verb:
+        return rng.choice(by_verb["pass"] + by_verb["claim"])
+    if "claim" in by_verb and rng.random() < (0.6 if model.points(p) >= 66 else 0.01):
+        return by_verb["claim"][0]
+    for verb, chance in (("exchange", 0.6), ("close", 0.06), ("marriage", 0.6)):
+        if verb in by_verb and rng.random() < chance:
+            return rng.choice(by_verb[verb])
+    return rng.choice(by_verb["play"])
+
+
+def public_state(hand: Hand) -> tuple:
+    return (hand.to_act, str(hand.led) if hand.led else None,
+            {p: cards(hand.holding(p)) for p in PLAYERS},
+            {p: cards(hand.captured(p)) for p in PLAYERS},
+            {p: hand.points(p) for p in PLAYERS}, {p: hand.tricks(p) for p in PLAYERS},
+            [str(c) for c in hand.stock()], hand.closer, len(hand.log), hand.outcome)
+
+
+def check_accounting(hand: Hand) -> None:
+    """All 32 cards in exactly one place; captured points <= 120, = 120 after 16 tricks (R1)."""
+    hand.check_invariants()
+    places = [cards(hand.holding("A")), cards(hand.holding("B")), cards(hand.captured("A")),
+              cards(hand.captured("B")), cards(hand.stock()), cards(hand.out_of_play()),
+              {str(hand.led)} if hand.led else set()]
+    assert sum(map(len, places)) == 32
+    assert set().union(*places) == set(ALL_CARDS)
+    captured = sum(card_points(c) for p in PLAYERS for c in cards(hand.captured(p)))
+    assert captured <= 120
+    if hand.tricks("A") + hand.tricks("B") == 16:
+        assert captured == 120
+
+
+def check_against_model(hand: Hand, model: Model) -> None:
+    assert hand.to_act == model.to_act
+    assert {str(a) for a in hand.legal_actions()} == model.legal()
+    assert (str(hand.led) if hand.led else None) == model.led
+    for p in PLAYERS:
+        assert cards(hand.holding(p)) == model.held[p], p
+        assert cards(hand.captured(p)) == model.won[p], p
+        assert hand.tricks(p) == model.tricks[p]
+        assert hand.points(p) == model.points(p), p
+    assert [str(c) for c in hand.stock()] == (model.stock if model.closer is None else [])
+    assert hand.closer == model.closer
+
+
+def random_deal(seed: int) -> tuple[list[str], str, random.Random]:
+    rng = random.Random(seed)
+    deck = list(ALL_CARDS)
+    rng.shuffle(deck)
+    return deck, rng.choice(PLAYERS), rng
+
+
+def run_hand(seed: int, sweep: bool = False) -> Hand:
+    deck, dealer, rng = random_deal(seed)
+    hand, model = Hand(deck, dealer=dealer), Model(deck, dealer)
+    check_against_model(hand, model)
+    while not hand.is_over:
+        legal = [str(a) for a in hand.legal_actions()]
+        assert legal, "R14: someone must be able to act until the hand ends"
+        if sweep:
+            sweep_actions(hand, set(legal))
+        action = choose(rng, legal, model)
+        hand.apply(action)
+        model.apply(action)
+        check_accounting(hand)
+        check_against_model(hand, model)
+        assert len(hand.log) < 100
+    o = hand.outcome
+    assert (o.end.value, o.winner, o.game_points, o.points, o.tricks, o.ruling) == model.outcome
+    assert 0 <= o.game_points <= 3
+    assert (o.winner is None) == (o.game_points == 0)
+    assert hand.legal_actions() == [] and hand.to_act is None
+    for action in WELL_FORMED:
+        with pytest.raises(IllegalActionError):
+            hand.apply(action)
+    return hand
+
+
+def sweep_actions(hand: Hand, legal: set[str]) -> None:
+    """Every legal action applies; every other well-formed action is refused, changing nothing."""
+    before = public_state(hand)
+    memo = {id(hand.profile): hand.profile, id(hand.deck): hand.deck}
+    for action in WELL_FORMED:
+        if action in legal:
+            trial = copy.deepcopy(hand, dict(memo))
+            trial.apply(action)
+            trial.check_invariants()
+        else:
+            with pytest.raises(IllegalActionError) as info:
+                hand.apply(action)
+            assert re.match(r"R\d+: ", str(info.value)), str(info.value)
+    assert public_state(hand) == before
+
+
+# ---------------------------------------------------------------------------------------------
+# The tests
+
+CHUNKS, PER_CHUNK = 8, 400           # 3200 seeded hands against the model
+
+
+@pytest.mark.parametrize("chunk", range(CHUNKS))
+def test_r1_r18_random_hands_agree_with_the_rules_model(chunk):
+    """R1-R18: 3200 seeded random hands: invariants and the reference model after every action."""
+    ends = set()
+    for seed in range(chunk * PER_CHUNK, (chunk + 1) * PER_CHUNK):
+        ends.add(run_hand(seed).outcome.end.value)
+    assert len(ends) >= 3            # the policy reaches several kinds of ending
+
+
+@pytest.mark.parametrize("chunk", range(4))
+def test_r5_r14_every_legal_action_applies_and_every_other_is_refused(chunk):
+    """R5-R14: in 300 seeded hands, at every step all 80 well-formed actions (both players, all
+    cards and verbs) are tried: the legal ones apply, the others raise IllegalActionError."""
+    for seed in range(10_000 + chunk * 75, 10_000 + (chunk + 1) * 75):
+        run_hand(seed, sweep=True)
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.integers(min_value=0, max_value=2**32 - 1))
+def test_r1_r18_hypothesis_hands(seed):
+    """R1-R18: hypothesis-chosen seeds, with the full refusal sweep."""
+    run_hand(seed, sweep=True)
+
+
+def test_r1_r18_policy_reaches_every_ending_and_option():
+    """The simulations really exercise closes, exchanges, marriages and all four endings."""
+    ends, verbs = set(), set()
+    for seed in range(20_000, 20_400):
+        hand = run_hand(seed)
+        ends.add(hand.outcome.end.value)
+        verbs |= {a.verb for a in hand.log}
+    assert ends == {"claim", "false_claim", "closer_failed", "exhausted"}
+    assert verbs == {"play", "exchange", "close", "marriage", "claim", "pass"}
