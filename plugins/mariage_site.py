@@ -102,7 +102,7 @@ class MariagePlugin(BasePlugin[MariageConfig]):
     def _list_examples(config: MkDocsConfig, pages) -> None:
         """Add each worked example to the nav section that holds examples/index.md."""
         names = sorted({p.path for p in pages if p.path.startswith("examples/")
-                        and p.path != "examples/index.md"})
+                        and p.path != "examples/index.md"}, key=lambda path: Path(path).stem)
         for entry in config.nav or []:
             section = next(iter(entry.values())) if isinstance(entry, dict) else None
             if isinstance(section, list) and "examples/index.md" in section:
