@@ -15,7 +15,7 @@ from typing import Any, Callable
 
 from babel import Locale
 from jinja2 import (Environment, FileSystemLoader, StrictUndefined, TemplateError,
-                    TemplateSyntaxError, UndefinedError, pass_context)
+                    TemplateSyntaxError, UndefinedError)
 from markupsafe import Markup, escape
 
 from . import catalogs

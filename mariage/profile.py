@@ -168,7 +168,7 @@ def _format_text(text: str, profile: Profile) -> str:
     try:
         return string.Formatter().vformat(text, (), values)
     except (AttributeError, KeyError, IndexError, ValueError) as exc:
-        raise ValueError(f"ruling text {text!r} has a placeholder the profile lacks ({exc})")
+        raise ValueError(f"ruling text {text!r} has a placeholder the profile lacks ({exc})") from None
 
 
 def load_profile(path: str | Path = DEFAULT_PROFILE) -> Profile:
