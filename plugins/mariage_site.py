@@ -15,6 +15,7 @@ import logging
 import re
 import shutil
 from pathlib import Path
+from urllib.parse import urlsplit
 
 from mkdocs.config import config_options as c
 from mkdocs.config.base import Config
@@ -30,6 +31,28 @@ from mariage.site import NAV_SECTIONS, generate, not_found_notes
 
 log = logging.getLogger("mkdocs.plugins.mariage")
 _HEAD_ALTERNATE = re.compile(r'\s*<link rel="alternate" href="[^"]*" hreflang="[^"]*">')
+_SELECTOR_LINK = re.compile(r'<a href="[^"]*" hreflang="([^"]+)" class="md-select__link">')
+_SEARCH_DIALOG = '<div class="md-search" data-md-component="search" role="dialog">'
+_SEARCH_LABEL = re.compile(r'class="md-search__input" name="query" aria-label="([^"]*)"')
+
+
+def fix_html(output: str) -> str:
+    """Mend what Material + static-i18n emit, in every page:
+    - drop the head's <link rel=alternate> tags: Material fetches `sitemap.xml` next to each of
+      them, which 404s for static-i18n's per-page alternates; the hreflang alternates stay in
+      the language selector's links and in the alternate-aware sitemap.xml;
+    - drop `tabindex=""` (navigation.sections writes it; an empty tabindex is invalid HTML);
+    - name the search dialog (ARIA dialogs need an accessible name)."""
+    output = _HEAD_ALTERNATE.sub("", output).replace(' tabindex=""', "")
+    label = _SEARCH_LABEL.search(output)
+    if label:
+        output = output.replace(_SEARCH_DIALOG, _SEARCH_DIALOG[:-1] + f' aria-label="{label.group(1)}">')
+    return output
+
+
+def _home_link(root: str, lang: str) -> str:
+    home = root if lang == catalogs.SOURCE_LANGUAGE else f"{root}{lang}/"
+    return f'<a href="{home}" hreflang="{lang}" class="md-select__link">'
 
 
 class MariageConfig(Config):
@@ -43,6 +66,7 @@ class MariagePlugin(BasePlugin[MariageConfig]):
     def __init__(self) -> None:
         self._command = "build"
         self._final_site: Path | None = None
+        self._not_found: str | None = None
 
     def on_startup(self, *, command: str, dirty: bool) -> None:
         self._command = command
@@ -73,15 +97,29 @@ class MariagePlugin(BasePlugin[MariageConfig]):
 
     @event_priority(-200)   # after static-i18n's own on_post_page
     def on_post_page(self, output: str, *, page, config: MkDocsConfig) -> str:
-        """Drop the head's <link rel=alternate> tags: Material fetches `sitemap.xml` next to
-        each of them, which 404s for static-i18n's per-page alternates. The hreflang
-        alternates stay in the language selector's links and in the alternate-aware
-        sitemap.xml, where search engines read them."""
-        return _HEAD_ALTERNATE.sub("", output)
+        return fix_html(output)
+
+    @event_priority(-200)
+    def on_post_template(self, output: str, *, template_name: str, config: MkDocsConfig) -> str:
+        """Hosts serve one 404 page for every language: keep the default language's, with its
+        language selector pointing at each language's home page (static-i18n leaves it
+        pointing at whatever page was built last)."""
+        if template_name != "404.html":
+            return output
+        output = fix_html(output)
+        i18n = config.plugins.get("i18n")
+        if i18n is None or i18n.current_language == catalogs.SOURCE_LANGUAGE:
+            root = urlsplit(config.site_url or "/").path or "/"
+            self._not_found = _SELECTOR_LINK.sub(lambda m: _home_link(root, m.group(1)), output)
+        return output
 
     @event_priority(-200)   # after static-i18n has built every language
     def on_post_build(self, config: MkDocsConfig) -> None:
-        if self._inner_build(config) or self._final_site is None:
+        if self._inner_build(config):
+            return
+        if self._not_found is not None:
+            (Path(config.site_dir) / "404.html").write_text(self._not_found, encoding="utf-8")
+        if self._final_site is None:
             return
         final, built = self._final_site, Path(config.site_dir)
         old = final.with_name(final.name + ".old")

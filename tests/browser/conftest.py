@@ -1,16 +1,23 @@
 """Browser tests of the built site: one build, one local server and one Chromium per session.
 
 Every test module here marks its tests `pytest.mark.xdist_group("browser")`, so that with
-`pytest -n 2 --dist loadgroup` they all run in one worker and share these session fixtures.
+`pytest -n 2 --dist loadgroup` they all run in one worker and share these session fixtures
+(pytest_collection_modifyitems below makes that grouping work with pytest 9).
 
 - `site`: the site, built once into a temporary folder (strict; when the strict build fails, a
   lenient build is made so the browser checks can still report, and test_build.py fails).
-  Generated Markdown goes to a temporary folder too, never to the shared .cache/docs.
+  Generated Markdown goes to a temporary folder too, never to the shared .cache/docs. The Nu
+  validator starts on the build's HTML files right away and runs in the background.
 - `base_url`: a threaded http.server on 127.0.0.1, on a free port, serving that folder.
-- `browser` / `page`: Debian's Chromium (/usr/bin/chromium) driven by Playwright; one page
-  reused by every test, with a `monitor` that records console errors, failed requests and
-  requests to any host but 127.0.0.1 (those are aborted, never sent).
-- `crawl`: every page of every language visited once; what each test asserts is recorded there.
+- `browser`: Debian's Chromium (/usr/bin/chromium) driven by Playwright; missing, it fails
+  every test with the way to install it (`make test`), never skips.
+- `monitor` / `page`: one page (tab), reused by every test, and its Monitor, which records
+  console errors, uncaught exceptions, failed requests, and requests to any host but
+  127.0.0.1 (the context aborts those: nothing leaves the machine).
+- `crawl`: every page of every language visited once; the page checks of test_pages.py read
+  what was recorded there.
+
+Shared code (the build, the page monitor, the scripts run in pages) is in sitecheck.py.
 """
 
 from __future__ import annotations
@@ -22,15 +29,42 @@ import threading
 
 import pytest
 
-from browser.sitecheck import (CHROMIUM, CHROMIUM_ARGS, DESKTOP, LANGS, PHONE, HEAD_JS,
-                               OVERFLOW_JS, BuiltSite, Monitor, QuietHandler, Visit, build_site,
-                               discover_pages, start_vnu, visit)
+from browser.sitecheck import (CHROMIUM, CHROMIUM_ARGS, DESKTOP, LANGS, BuiltSite, Monitor,
+                               QuietHandler, Visit, build_site, crawl_site, discover_pages,
+                               is_local, start_vnu)
 
 
 def pytest_generate_tests(metafunc):
-    """Any browser test taking `lang` runs once per language of the site."""
-    if "lang" in metafunc.fixturenames:
+    """Any browser test taking `lang` runs once per language of the site (unless the test
+    parametrizes `lang` itself)."""
+    own = any("lang" in str(m.args[0]).replace(" ", "").split(",")
+              for m in metafunc.definition.iter_markers("parametrize") if m.args)
+    if "lang" in metafunc.fixturenames and not own:
         metafunc.parametrize("lang", LANGS)
+
+
+@pytest.hookimpl(trylast=True)
+def pytest_collection_modifyitems(config, items):
+    """Make `--dist loadgroup` work with pytest >= 9.
+
+    pytest-xdist groups tests by suffixing their node id with "@<group>", which it does by
+    setting `item._nodeid`; pytest 9 keeps the id in `item._id` instead, so the suffix is lost
+    and the browser tests (and their one build, server and Chromium) are spread over every
+    worker. This adds the suffix the way xdist means it, for every xdist_group-marked test, and
+    does nothing once xdist has done it itself (or without --dist loadgroup)."""
+    if not getattr(config.option, "loadgroup", False):
+        return
+    for item in items:
+        names = sorted({str(m.args[0] if m.args else m.kwargs.get("name", "default"))
+                        for m in item.iter_markers("xdist_group")})
+        if not names or "@" in item.nodeid:
+            continue
+        suffixed = f"{item.nodeid}@{'_'.join(names)}"
+        if hasattr(item, "_id"):
+            from _pytest.nodes import coerce_node_id
+            item._id = coerce_node_id(suffixed)
+        else:
+            item._nodeid = suffixed
 
 
 @pytest.fixture(scope="session")
@@ -89,63 +123,33 @@ def browser():
 
 
 @pytest.fixture(scope="session")
-def monitor() -> Monitor:
-    return Monitor()
-
-
-@pytest.fixture(scope="session")
-def browser_context(browser, monitor):
+def browser_context(browser):
     context = browser.new_context(viewport=DESKTOP, locale="en-US", service_workers="block")
     context.set_default_timeout(15000)
-    # Nothing may leave the machine: requests to other hosts are recorded, then aborted.
-    context.route(lambda url: not monitor.is_local(url), lambda route: route.abort())
-    context.on("request", monitor.on_request)
-    context.on("requestfinished", monitor.on_done)
-    context.on("requestfailed", monitor.on_failed)
-    context.on("response", monitor.on_response)
+    # Nothing may leave the machine: requests to other hosts are aborted (and recorded by the
+    # page's Monitor).
+    context.route(lambda url: not is_local(url), lambda route: route.abort())
     yield context
     context.close()
 
 
 @pytest.fixture(scope="session")
-def session_page(browser_context, monitor):
-    page = browser_context.new_page()
-    page.on("console", monitor.on_console)
-    page.on("pageerror", monitor.on_page_error)
-    return page
+def monitor(browser_context) -> Monitor:
+    """The session's one page for interactive tests, and what it does (monitor.page)."""
+    return Monitor(browser_context.new_page())
 
 
 @pytest.fixture
-def page(session_page, monitor):
+def page(monitor):
     """The session's one page, at the desktop size, its monitor reset."""
-    session_page.set_viewport_size(DESKTOP)
+    monitor.page.set_viewport_size(DESKTOP)
     monitor.reset()
-    return session_page
+    return monitor.page
 
 
 # --------------------------------------------------------------------------- the crawl
 
 @pytest.fixture(scope="session")
-def crawl(site, base_url, session_page, monitor) -> dict[str, Visit]:
-    """Visit every page of every language once, at the desktop size then at a phone's width."""
-    page = session_page
-    visits: dict[str, Visit] = {}
-    for site_page in site.pages:
-        record = Visit(site_page)
-        page.set_viewport_size(DESKTOP)
-        try:
-            response = visit(page, monitor, base_url + site_page.path)
-            record.status = response.status if response else None
-            record.head = page.evaluate(HEAD_JS)
-            page.set_viewport_size(PHONE)
-            page.evaluate("() => new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))")
-            record.phone = page.evaluate(OVERFLOW_JS)
-        except Exception as exc:  # a page that does not load is a finding, not a crash
-            record.error = f"{type(exc).__name__}: {exc}".splitlines()[0]
-        record.console_errors = list(monitor.console_errors)
-        record.page_errors = list(monitor.page_errors)
-        record.failed = list(dict.fromkeys(monitor.failed))
-        record.foreign = list(dict.fromkeys(monitor.foreign))
-        visits[site_page.path] = record
-    page.set_viewport_size(DESKTOP)
-    return visits
+def crawl(site, base_url, monitor) -> dict[str, Visit]:
+    """Every page of every language, visited once (see sitecheck.crawl_site)."""
+    return crawl_site(monitor, base_url, site.pages)

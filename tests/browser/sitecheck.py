@@ -5,6 +5,7 @@ handler, the page monitor and the scripts run in the page. Imported as `browser.
 from __future__ import annotations
 
 import http.server
+import os
 import shutil
 import subprocess
 import sys
@@ -25,9 +26,16 @@ DESKTOP = {"width": 1280, "height": 900}
 PHONE = {"width": 360, "height": 740}
 
 
+class _AnyTagLoader(yaml.SafeLoader):
+    """mkdocs.yml may hold tags (!ENV, !relative, !!python/name:…): only the languages matter."""
+
+
+_AnyTagLoader.add_multi_constructor("", lambda loader, suffix, node: None)
+
+
 def _languages() -> list[str]:
     """The site's languages, default first, read from mkdocs.yml (the i18n plugin's list)."""
-    config = yaml.safe_load((ROOT / "mkdocs.yml").read_text(encoding="utf-8"))
+    config = yaml.load((ROOT / "mkdocs.yml").read_text(encoding="utf-8"), Loader=_AnyTagLoader)
     for plugin in config.get("plugins", []):
         if isinstance(plugin, dict) and "i18n" in plugin:
             langs = plugin["i18n"]["languages"]
@@ -71,9 +79,6 @@ class BuiltSite:
     def pages_in(self, lang: str) -> list[SitePage]:
         return [p for p in self.pages if p.lang == lang]
 
-    def page(self, lang: str, rel: str) -> SitePage | None:
-        return next((p for p in self.pages if p.lang == lang and p.rel == rel), None)
-
     def url_path(self, lang: str, rel: str) -> str:
         return rel if lang == DEFAULT_LANG else f"{lang}/{rel}"
 
@@ -98,7 +103,8 @@ def build_site(site_dir: Path, generated: Path, strict: bool) -> subprocess.Comp
     return subprocess.run(
         [sys.executable, "-c", BUILD_SCRIPT, str(site_dir), str(generated),
          "strict" if strict else "lenient"],
-        cwd=ROOT, capture_output=True, text=True, timeout=300)
+        cwd=ROOT, capture_output=True, text=True, timeout=300,
+        env=os.environ | {"NO_MKDOCS_2_WARNING": "1"})
 
 
 def discover_pages(site_dir: Path) -> list[SitePage]:
@@ -123,14 +129,16 @@ def discover_pages(site_dir: Path) -> list[SitePage]:
 
 def start_vnu(files: list[Path], output: Path) -> subprocess.Popen | None:
     """The Nu validator takes a few seconds: it starts now and runs while the browser works.
-    Its JSON report (written to stderr) goes to `output`, so no pipe can fill up and stall it."""
+    Its JSON report (vnu writes it to stderr) goes to `output`, anything on stdout next to it
+    (output + ".stdout"): files, so that no pipe can fill up and stall it."""
     java = shutil.which("java")
     if java is None or not VNU_JAR.is_file():
         return None
-    with output.open("w", encoding="utf-8") as sink:
+    with output.open("w", encoding="utf-8") as err, \
+            output.with_name(output.name + ".stdout").open("w", encoding="utf-8") as out:
         return subprocess.Popen(
             [java, "-jar", str(VNU_JAR), "--errors-only", "--format", "json", *map(str, files)],
-            stdout=sink, stderr=subprocess.STDOUT)
+            stdout=out, stderr=err)
 
 
 # --------------------------------------------------------------------------- the local server
@@ -139,19 +147,38 @@ class QuietHandler(http.server.SimpleHTTPRequestHandler):
     def end_headers(self):
         # LinkChecker only goes above 10 requests a second to a server that sends this header.
         self.send_header("LinkChecker", "allow")
-        self.send_header("Cache-Control", "no-store")
+        # The build does not change during the session: let Chromium cache the assets (Material's
+        # search worker fetches the index and the lunr languages on every page).
+        self.send_header("Cache-Control", "max-age=3600")
         super().end_headers()
 
     def log_message(self, format, *args):  # noqa: A002 - the base class's signature
         pass
 
 
-class Monitor:
-    """What the page did since the last reset(): console errors, failures, foreign hosts."""
+def is_local(url: str) -> bool:
+    """Only 127.0.0.1 may be asked for anything (data:, blob:, about: never leave the machine)."""
+    parts = urlsplit(url)
+    if parts.scheme not in ("http", "https", "ws", "wss"):
+        return True
+    return parts.hostname == "127.0.0.1"
 
-    def __init__(self):
+
+class Monitor:
+    """What one page (tab) did since the last reset(): console errors, uncaught exceptions,
+    failed requests (network failures and HTTP errors) and requests to other hosts. Requests from
+    the page's workers (Material's search worker) count as the page's."""
+
+    def __init__(self, page):
+        self.page = page
         self.inflight: set = set()
         self.reset()
+        page.on("request", self._on_request)
+        page.on("requestfinished", self._on_done)
+        page.on("requestfailed", self._on_failed)
+        page.on("response", self._on_response)
+        page.on("console", self._on_console)
+        page.on("pageerror", self._on_page_error)
 
     def reset(self):
         self.console_errors: list[str] = []
@@ -159,41 +186,38 @@ class Monitor:
         self.failed: list[str] = []
         self.foreign: list[str] = []
 
-    def is_local(self, url: str) -> bool:
-        parts = urlsplit(url)
-        if parts.scheme not in ("http", "https", "ws", "wss"):
-            return True        # data:, blob:, about: never leave the machine
-        return parts.hostname == "127.0.0.1"
-
-    # event handlers
-    def on_request(self, request):
+    def _on_request(self, request):
         self.inflight.add(request)
-        if not self.is_local(request.url):
+        if not is_local(request.url):
             self.foreign.append(f"{request.method} {request.url} ({request.resource_type})")
 
-    def on_done(self, request):
+    def _on_done(self, request):
         self.inflight.discard(request)
 
-    def on_failed(self, request):
+    def _on_failed(self, request):
         self.inflight.discard(request)
-        if self.is_local(request.url):
+        # Requests to other hosts are aborted on purpose (and listed in `foreign`); a request
+        # the browser itself cancels (net::ERR_ABORTED: a navigation, a worker moving on) is not
+        # a fault of the site. A missing file is an HTTP 404 (see _on_response).
+        if is_local(request.url) and request.failure != "net::ERR_ABORTED":
             self.failed.append(f"{request.url} ({request.resource_type}): {request.failure}")
 
-    def on_response(self, response):
+    def _on_response(self, response):
         if response.status >= 400:
             self.failed.append(f"{response.url} ({response.request.resource_type}): "
                                f"HTTP {response.status}")
 
-    def on_console(self, message):
+    def _on_console(self, message):
         if message.type == "error":
             where = message.location.get("url", "") if message.location else ""
             self.console_errors.append(f"{message.text}" + (f" [at {where}]" if where else ""))
 
-    def on_page_error(self, error):
+    def _on_page_error(self, error):
         self.page_errors.append(str(error))
 
-    def settle(self, page, quiet_ms: int = 120, timeout_ms: int = 8000):
-        """Wait until no request has been in flight for quiet_ms (Material fetches after load)."""
+    def settle(self, quiet_ms: int = 100, timeout_ms: int = 8000):
+        """Wait until no request has been in flight for quiet_ms: after `load`, Material's search
+        worker still fetches the index and the lunr languages."""
         deadline = time.monotonic() + timeout_ms / 1000
         quiet_since = None
         while time.monotonic() < deadline:
@@ -203,84 +227,99 @@ class Monitor:
                 quiet_since = time.monotonic()
             elif (time.monotonic() - quiet_since) * 1000 >= quiet_ms:
                 return
-            page.wait_for_timeout(30)
+            self.page.wait_for_timeout(25)
 
 
-def visit(page, monitor, url: str):
-    """Load url and wait until the page is quiet; returns the main response (or None)."""
+def visit(monitor: Monitor, url: str, *, expect_ok: bool = False):
+    """Load url in the monitor's page and wait until it is quiet; returns the main response.
+    With expect_ok, a missing page or an HTTP error fails the calling test."""
     monitor.reset()
-    response = page.goto(url, wait_until="load")
-    monitor.settle(page)
+    response = monitor.page.goto(url, wait_until="load")
+    monitor.settle()
+    if expect_ok:
+        assert response is not None and response.ok, (
+            f"{url}: HTTP {response.status if response else 'no response'}")
     return response
 
 
 # --------------------------------------------------------------------------- the crawl
 
-# In the content (article), what sticks out sideways at a phone's width. Allowed: whatever is in
-# an example diagram (.mc-diagram, made to scroll), and Material's own table wrapper
-# (.md-typeset__scrollwrap: Material wraps every Markdown table in it so that the table, never the
-# page, scrolls; a data table has no better phone layout than that).
+# At a phone's width, in the content (.md-content), three ways to be too wide:
+#  - an element scrolls sideways (overflow-x auto/scroll, content wider than its box);
+#  - an element cuts its content off (overflow-x hidden/clip, no ellipsis);
+#  - an element reaches past the screen's edge without a scrolling or clipping ancestor.
+# Allowed: anything in an example diagram (.mc-diagram, made to scroll sideways), and Material's
+# own table wrapper (.md-typeset__scrollwrap): Material wraps every Markdown table in it so that
+# the table, never the page, scrolls; a data table has no better phone layout than that.
+# (Material's wrapper has negative side margins on phones: a box wider than its parent's
+# content box is therefore not a fault as long as it stays on the screen.)
 OVERFLOW_JS = """
 () => {
   const ALLOWED = '.mc-diagram, .md-typeset__scrollwrap';
   const se = document.scrollingElement;
   const viewport = document.documentElement.clientWidth;
+  const heading = (el) => {
+    for (let n = el; n && n !== document.body; n = n.parentElement) {
+      for (let p = n.previousElementSibling; p; p = p.previousElementSibling)
+        if (/^H[1-6]$/.test(p.tagName)) return p.textContent.replace('\u00b6', '').trim();
+    }
+    return '';
+  };
   const describe = (el) => {
     let s = el.tagName.toLowerCase();
     if (el.id) s += '#' + el.id;
-    const cls = [...el.classList].join('.');
-    if (cls) s += '.' + cls;
-    const heading = (() => {
-      let n = el;
-      while (n && n !== document.body) {
-        let p = n.previousElementSibling;
-        while (p) { if (/^H[1-6]$/.test(p.tagName)) return p.textContent.replace('¶','').trim(); p = p.previousElementSibling; }
-        n = n.parentElement;
-      }
-      return '';
-    })();
-    const text = (el.textContent || '').replace(/\\s+/g, ' ').trim().slice(0, 60);
-    return s + (text ? ` "${text}"` : '') + (heading ? ` (under the heading "${heading}")` : '');
+    if (el.classList.length) s += '.' + [...el.classList].join('.');
+    const text = (el.textContent || '').replace(/\\s+/g, ' ').trim().slice(0, 50);
+    const h = heading(el);
+    return s + (text ? ` "${text}"` : '') + (h ? ` (section "${h}")` : '');
   };
-  const problems = [];
+  const inFlowOnScreen = (el) => {   // no fixed, scrolling or clipping ancestor
+    for (let a = el; a && a !== document.documentElement; a = a.parentElement) {
+      const cs = getComputedStyle(a);
+      if (cs.position === 'fixed') return false;
+      if (a !== el && cs.overflowX !== 'visible') return false;
+    }
+    return true;
+  };
+  const problems = [], allowed = [];
   const content = document.querySelector('.md-content') || document.body;
   for (const el of content.querySelectorAll('*')) {
-    if (el.closest(ALLOWED)) continue;
     const cs = getComputedStyle(el);
-    if (cs.display === 'none' || cs.visibility === 'hidden' || el.clientWidth === 0) continue;
+    if (cs.display === 'none' || cs.visibility === 'hidden') continue;
+    const r = el.getBoundingClientRect();
+    if (r.width === 0 && r.height === 0) continue;
     const extra = el.scrollWidth - el.clientWidth;
-    if (extra <= 1) continue;
     const ox = cs.overflowX;
-    let kind;
-    if (ox === 'auto' || ox === 'scroll') kind = 'scrolls sideways';
-    else if (ox === 'visible') kind = 'content sticks out of its box';
-    else if (cs.textOverflow === 'ellipsis') continue;     // cut on purpose, with an ellipsis
-    else kind = 'content is cut off';
-    problems.push({el, kind, extra});
+    let kind = null;
+    if (el.clientWidth > 0 && extra > 1 && (ox === 'auto' || ox === 'scroll'))
+      kind = `scrolls sideways by ${extra}px (box ${el.clientWidth}px, content ${el.scrollWidth}px)`;
+    else if (el.clientWidth > 0 && extra > 1 && ox !== 'visible' && cs.textOverflow !== 'ellipsis')
+      kind = `cuts off ${extra}px of its content (overflow-x: ${ox})`;
+    else if ((r.right > viewport + 1 || r.left < -1) && inFlowOnScreen(el))
+      kind = `reaches past the screen (${Math.round(r.left)}px to ${Math.round(r.right)}px)`;
+    if (!kind) continue;
+    if (el.closest(ALLOWED)) { if (kind.startsWith('scrolls')) allowed.push(describe(el)); continue; }
+    problems.push({el, kind});
   }
-  // Report the innermost culprits: an overflowing child makes its parents overflow too.
-  const innermost = problems.filter(p => !problems.some(q => q !== p && p.el.contains(q.el)));
-  const offenders = innermost.map(p =>
-      `${describe(p.el)}: ${p.kind} by ${p.extra}px (box ${p.el.clientWidth}px, content ${p.el.scrollWidth}px)`);
-  // When the page itself is too wide, say which in-flow boxes reach past the right edge.
-  const wide = [];
+  // An element that scrolls or cuts its content off is reported itself (the innermost one: its
+  // ancestors only inherit the width). Of boxes that reach past the screen, the outermost is
+  // reported (a row of cards rather than each card).
+  const boxed = problems.filter(p => p.kind.startsWith('reaches'));
+  const others = problems.filter(p => !p.kind.startsWith('reaches'));
+  const innermost = others.filter(p => !others.some(q => q !== p && p.el.contains(q.el)));
+  const outermost = boxed.filter(p => !problems.some(q => q !== p && q.el.contains(p.el)));
+  const offenders = [...innermost, ...outermost].map(p => `${describe(p.el)}: ${p.kind}`);
+  // When the page itself is too wide, name the in-flow boxes that reach past the right edge.
+  let widest = [];
   if (se.scrollWidth > viewport) {
-    for (const el of document.body.querySelectorAll('*')) {
+    const wide = [...document.body.querySelectorAll('*')].filter(el => {
       const r = el.getBoundingClientRect();
-      if (r.width === 0 || r.right <= viewport + 1) continue;
-      let clipped = false, fixed = false;
-      for (let a = el; a && a !== document.body; a = a.parentElement) {
-        const cs = getComputedStyle(a);
-        if (cs.position === 'fixed') { fixed = true; break; }
-        if (a !== el && cs.overflowX !== 'visible') { clipped = true; break; }
-      }
-      if (!clipped && !fixed) wide.push(el);
-    }
+      return r.width > 0 && r.right > viewport + 1 && inFlowOnScreen(el);
+    });
+    widest = wide.filter(el => !wide.some(o => o !== el && o.contains(el))).slice(0, 5)
+                 .map(el => `${describe(el)} reaches ${Math.round(el.getBoundingClientRect().right)}px`);
   }
-  const widest = wide.filter(el => !wide.some(o => o !== el && el.contains(o)))
-                     .slice(0, 5).map(el => `${describe(el)} reaches ${Math.round(el.getBoundingClientRect().right)}px`);
-  return {scrollWidth: se.scrollWidth, viewport, innerWidth: window.innerWidth,
-          offenders, widest};
+  return {scrollWidth: se.scrollWidth, viewport, offenders, widest, allowed};
 }
 """
 
@@ -309,9 +348,44 @@ class Visit:
     phone: dict = field(default_factory=dict)
 
 
+def crawl_site(monitor: Monitor, base_url: str, pages: list[SitePage]) -> dict[str, Visit]:
+    """Visit every page once in the monitor's page: load it at the desktop size, wait until it is
+    quiet, record what it did, then narrow it to a phone's width and measure what sticks out.
+    (One tab: Chromium throttles background tabs, so several tabs at once were slower.)"""
+    page, visits = monitor.page, {}
+    for site_page in pages:
+        record = Visit(site_page)
+        page.set_viewport_size(DESKTOP)
+        try:
+            response = visit(monitor, base_url + site_page.path)
+            record.status = response.status if response else None
+            record.head = page.evaluate(HEAD_JS)
+            page.set_viewport_size(PHONE)
+            page.evaluate("() => new Promise(r => requestAnimationFrame(() => "
+                          "requestAnimationFrame(r)))")
+            record.phone = page.evaluate(OVERFLOW_JS)
+        except Exception as exc:  # a page that does not load is a finding, not a crash
+            record.error = f"{type(exc).__name__}: {exc}".splitlines()[0]
+        record.console_errors = list(monitor.console_errors)
+        record.page_errors = list(monitor.page_errors)
+        record.failed = list(dict.fromkeys(monitor.failed))
+        record.foreign = list(dict.fromkeys(monitor.foreign))
+        visits[site_page.path] = record
+    page.set_viewport_size(DESKTOP)
+    return visits
+
+
 def bullet_list(items, limit: int = 25) -> str:
     items = list(items)
     text = "\n".join(f"  - {item}" for item in items[:limit])
     if len(items) > limit:
         text += f"\n  … and {len(items) - limit} more"
     return text
+
+
+def fail_if(problems, header: str, limit: int = 25):
+    """Fail the test with a short readable report (no traceback) when there are problems."""
+    problems = list(problems)
+    if problems:
+        import pytest
+        pytest.fail(f"{header} ({len(problems)}):\n{bullet_list(problems, limit)}", pytrace=False)
