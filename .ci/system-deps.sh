@@ -8,7 +8,7 @@ command -v chromium >/dev/null 2>&1 || need+=(chromium)
 command -v msgfmt   >/dev/null 2>&1 || need+=(gettext)
 command -v java     >/dev/null 2>&1 || need+=(default-jre-headless)
 command -v npm      >/dev/null 2>&1 || need+=(npm)
-fc-list 2>/dev/null | grep -qi dejavu || need+=(fonts-dejavu-core)
+[ -d /usr/share/fonts/truetype/dejavu ] || need+=(fonts-dejavu-core)
 [ ${#need[@]} -eq 0 ] && exit 0
 echo "installing Debian packages: ${need[*]}"
 SUDO=""; [ "$(id -u)" -ne 0 ] && SUDO="sudo"
