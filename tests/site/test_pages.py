@@ -108,3 +108,26 @@ def test_the_pot_is_up_to_date(tmp_path):
         fresh = {(m.context, m.id if isinstance(m.id, str) else m.id[0]) for m in read_po(f) if m.id}
     current = {(m.context, m.id if isinstance(m.id, str) else m.id[0]) for m in _pot_messages()}
     assert fresh == current, "run `mariage catalogs update` and commit locales/"
+
+
+def test_the_faq_answers_every_ruling_in_every_language():
+    profile = default_profile()
+    faqs = {p.lang: p.text for p in render_site(SiteSource()) if p.path == "faq.md"}
+    assert set(faqs) == {"en", "es", "pt", "fr", "it"}
+    for lang, text in faqs.items():
+        cited = set(re.findall(r"\bR\d+\b", text))
+        missing = [r.id for r in profile.rulings if r.id not in cited]
+        assert not missing, f"{lang} FAQ cites no answer for {missing}"
+
+
+def test_all_languages_state_the_same_numbers():
+    """Every number on a page comes from the profile or the engine, so each translation shows
+    the same multiset of numbers as the English page."""
+    pages = render_site(SiteSource())
+    english = {p.path: p.text for p in pages if p.lang == "en"}
+    def numbers(text):
+        text = re.sub(r"<[^>]+>|\(R\d+\)|\bR\d+\b", " ", text)
+        return sorted(re.findall(r"(?<![\w.])\d+(?![\d])", text))
+    for page in pages:
+        if page.lang != "en":
+            assert numbers(page.text) == numbers(english[page.path]), f"{page.lang}/{page.path}"
