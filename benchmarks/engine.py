@@ -9,8 +9,10 @@ no claims and no closing, then ended by R17. When the optional `schnapsen` packa
 from __future__ import annotations
 
 import json
+import resource
 import random
 import time
+import tracemalloc
 
 from mariage.cards import deck_for
 from mariage.hand import Hand
@@ -73,14 +75,30 @@ def schnapsen_games_per_second(seconds: float = 3.0) -> float | None:
     return count / (time.perf_counter() - start)
 
 
+def hand_size_bytes() -> int:
+    """Memory of one mid-hand state, measured with tracemalloc over 1,000 copies."""
+    profile = default_profile()
+    cards = [str(c) for c in deck_for(profile).cards]
+    tracemalloc.start()
+    before = tracemalloc.take_snapshot()
+    hands = [Hand(cards, dealer="A", profile=profile) for _ in range(1000)]
+    after = tracemalloc.take_snapshot()
+    tracemalloc.stop()
+    size = sum(stat.size_diff for stat in after.compare_to(before, "filename"))
+    del hands
+    return round(size / 1000)
+
+
 def main() -> None:
     hands, records = hands_per_second()
     result = {"random_full_hands_per_second": round(hands),
+              "hand_state_bytes": hand_size_bytes(),
               "replayed_records_per_second": round(records_per_second(records)),
               "target_hands_per_second": 15000}
     other = schnapsen_games_per_second()
     if other is not None:
         result["schnapsen_package_random_deals_per_second"] = round(other)
+    result["peak_rss_mib"] = round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1)
     print(json.dumps(result, indent=2))
 
 
