@@ -9,11 +9,14 @@ engine's run of an example, never from a catalog.
 from __future__ import annotations
 
 import unicodedata
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any, Callable, Iterator
 
 from babel import Locale
+from babel.support import NullTranslations
 from jinja2 import (Environment, FileSystemLoader, StrictUndefined, TemplateError,
                     TemplateSyntaxError, UndefinedError)
 from markupsafe import Markup, escape
@@ -34,26 +37,40 @@ class RenderedPage:
     source: str        # the template (or example) it came from
 
 
-def _safe_callables(tr: Any) -> dict[str, Callable[..., Markup]]:
+# The translations in force while a page renders: one Environment (and one compilation of each
+# template) serves every language.
+_TRANSLATIONS: ContextVar[NullTranslations] = ContextVar("translations", default=NullTranslations())
+
+
+@contextmanager
+def translated(translations: NullTranslations) -> Iterator[None]:
+    """Render in the language of `translations` inside this block."""
+    token = _TRANSLATIONS.set(translations)
+    try:
+        yield
+    finally:
+        _TRANSLATIONS.reset(token)
+
+
+def _safe_callables() -> dict[str, Callable[..., Markup]]:
     """gettext functions whose translations are escaped: a catalog's '<' stays text."""
+    tr = _TRANSLATIONS.get
     return {
-        "gettext": lambda s: Markup(escape(tr.gettext(s))),
-        "ngettext": lambda s, p, n: Markup(escape(tr.ngettext(s, p, n))),
-        "pgettext": lambda c, s: Markup(escape(tr.pgettext(c, s))),
-        "npgettext": lambda c, s, p, n: Markup(escape(tr.npgettext(c, s, p, n))),
+        "gettext": lambda s: Markup(escape(tr().gettext(s))),
+        "ngettext": lambda s, p, n: Markup(escape(tr().ngettext(s, p, n))),
+        "pgettext": lambda c, s: Markup(escape(tr().pgettext(c, s))),
+        "npgettext": lambda c, s, p, n: Markup(escape(tr().npgettext(c, s, p, n))),
     }
 
 
-def environment(lang: str, locales: Path = catalogs.LOCALES,
-                search_path: list[Path] | None = None) -> Environment:
+def environment(search_path: list[Path] | None = None) -> Environment:
     env = Environment(
         loader=FileSystemLoader([str(p) for p in (search_path or [TEMPLATES, ROOT])]),
         extensions=["jinja2.ext.i18n"], autoescape=True, undefined=StrictUndefined,
         keep_trailing_newline=True, lstrip_blocks=True)
     env.policies["ext.i18n.trimmed"] = True  # msgids are one line, as babel.cfg extracts them
-    env.install_gettext_callables(**_safe_callables(catalogs.translations(lang, locales)),
-                                  newstyle=True)
-    env.globals.update(lang=lang, language_name=language_name)
+    env.install_gettext_callables(**_safe_callables(), newstyle=True)
+    env.globals.update(language_name=language_name)
     env.filters["collate"] = collate
     return env
 
@@ -127,6 +144,8 @@ class SiteSource:
     locales: Path = catalogs.LOCALES
     root: Path = ROOT                 # the project: its templates/ and examples/ are read
     extra_context: dict[str, Any] = field(default_factory=dict)
+    _env: Environment | None = field(default=None, init=False, repr=False)
+    _translations: dict[str, NullTranslations] = field(default_factory=dict, init=False, repr=False)
 
     @property
     def templates(self) -> Path:
@@ -136,8 +155,16 @@ class SiteSource:
     def examples(self) -> Path:
         return self.root / "examples"
 
-    def environment(self, lang: str) -> Environment:
-        return environment(lang, self.locales, [self.templates, self.root])
+    def environment(self) -> Environment:
+        if self._env is None:
+            self._env = environment([self.templates, self.root])
+        return self._env
+
+    def language(self, lang: str):
+        """A block in which pages render in `lang` (its catalog compiled once)."""
+        if lang not in self._translations:
+            self._translations[lang] = catalogs.translations(lang, self.locales)
+        return translated(self._translations[lang])
 
     def languages(self) -> list[str]:
         return catalogs.languages(self.locales)
@@ -159,14 +186,15 @@ def render_site(source: SiteSource, renderers: list[Callable[..., list[RenderedP
     """Every page in every language: the template pages, then what each renderer adds."""
     pages: list[RenderedPage] = []
     languages = source.languages()
+    env = source.environment()
     for lang in languages:
-        env = source.environment(lang)
         context = base_context(source.profile, lang, languages) | source.context()
-        for template in page_templates(source.templates):
-            pages.append(RenderedPage(lang, output_path(template),
-                                      render(env, template, context), template))
-        for renderer in renderers:
-            pages.extend(renderer(env, context))
+        with source.language(lang):
+            for template in page_templates(source.templates):
+                pages.append(RenderedPage(lang, output_path(template),
+                                          render(env, template, context), template))
+            for renderer in renderers:
+                pages.extend(renderer(env, context))
     return pages
 
 

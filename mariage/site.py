@@ -49,13 +49,17 @@ def check_catalogs(source: SiteSource) -> None:
 
 
 def _example_renderer(examples: list[Example]):
+    compiled: dict[str, Any] = {}      # each example's template, compiled once for all languages
+
     def render_examples(env: Environment, context: dict[str, Any]) -> list[RenderedPage]:
         pages, titles = [], []
         for example in examples:
             extra = {"position_at": example.hand, "example": example,
                      "claim_summary": _maybe_claim(example)}
             try:
-                text = env.from_string(example.body).render(context | extra)
+                if example.name not in compiled:
+                    compiled[example.name] = env.from_string(example.body)
+                text = compiled[example.name].render(context | extra)
             except (TemplateError, MariageError, ValueError, TypeError, KeyError) as exc:
                 raise SourceError(example.relpath, f"cannot render the example ({context['lang']}): "
                                   f"{exc}", line=error_line(exc)) from None
@@ -77,8 +81,9 @@ def verify_examples(source: SiteSource, example: Example) -> int:
     languages = source.languages()
     renderer = _example_renderer([example])
     for lang in languages:
-        renderer(source.environment(lang),
-                 base_context(source.profile, lang, languages) | source.context())
+        with source.language(lang):
+            renderer(source.environment(),
+                     base_context(source.profile, lang, languages) | source.context())
     return len(languages)
 
 

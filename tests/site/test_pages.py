@@ -65,7 +65,7 @@ def test_a_profile_change_reaches_every_language_without_touching_catalogs(profi
 
 def test_a_template_syntax_error_names_file_and_line(tmp_path):
     (tmp_path / "broken.md.j2").write_text("# Title\n\n{% trans %}Unclosed\n", encoding="utf-8")
-    env = environment("en", search_path=[tmp_path])
+    env = environment(search_path=[tmp_path])
     with pytest.raises(SourceError) as caught:
         render(env, "broken.md.j2", base_context(default_profile(), "en", ["en"]))
     assert "broken.md.j2" in str(caught.value) and caught.value.line == 3
@@ -74,7 +74,7 @@ def test_a_template_syntax_error_names_file_and_line(tmp_path):
 
 def test_an_undefined_profile_key_names_file_and_line(tmp_path):
     (tmp_path / "typo.md.j2").write_text("# T\n\n{{ rules.thresholds.clam }}\n", encoding="utf-8")
-    env = environment("en", search_path=[tmp_path])
+    env = environment(search_path=[tmp_path])
     with pytest.raises(SourceError) as caught:
         render(env, "typo.md.j2", base_context(default_profile(), "en", ["en"]))
     assert "clam" in str(caught.value)
