@@ -39,7 +39,8 @@ class RenderedPage:
 
 # The translations in force while a page renders: one Environment (and one compilation of each
 # template) serves every language.
-_TRANSLATIONS: ContextVar[NullTranslations] = ContextVar("translations", default=NullTranslations())
+_TRANSLATIONS: ContextVar[NullTranslations] = ContextVar(
+    "translations", default=NullTranslations())  # noqa: B039 - the identity, never mutated
 
 
 @contextmanager
