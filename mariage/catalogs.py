@@ -8,6 +8,7 @@ msgfmt and translate-toolkit's pofilter, see `check.py`.
 from __future__ import annotations
 
 import io
+import re
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -36,6 +37,7 @@ def languages(locales: Path = LOCALES) -> list[str]:
 
 def read_catalog(lang: str, locales: Path = LOCALES) -> Catalog:
     path = po_path(lang, locales)
+    _check_syntax(path)
     try:
         with path.open("rb") as handle:
             return read_po(handle, locale=lang, abort_invalid=True)
@@ -43,6 +45,23 @@ def read_catalog(lang: str, locales: Path = LOCALES) -> Catalog:
         line = getattr(exc, "lineno", None)
         raise SourceError(path, f"malformed catalog: {exc}", line=line,
                           hint="fix the .po syntax, then run `make check-catalogs`") from None
+    except OSError as exc:
+        raise SourceError(path, f"cannot read the catalog ({exc.strerror})") from None
+
+
+def _check_syntax(path: Path) -> None:
+    """Babel's reader forgives malformed entries (an unterminated string loses a character);
+    translate-toolkit's parser refuses them, naming the line."""
+    from translate.storage.poparser import PoParseError
+    from translate.storage.pypo import pofile
+
+    try:
+        pofile.parsefile(str(path))
+    except PoParseError as exc:
+        match = re.search(r" on line (\d+)", str(exc))
+        raise SourceError(path, f"malformed catalog: {str(exc).split(' on line ')[0]}",
+                          line=int(match.group(1)) if match else None,
+                          hint="fix the .po syntax, then run `mariage catalogs check`") from None
     except OSError as exc:
         raise SourceError(path, f"cannot read the catalog ({exc.strerror})") from None
 

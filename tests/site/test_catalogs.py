@@ -98,3 +98,11 @@ def test_the_status_page_counts_each_catalog():
     for lang, s in stats.items():
         row = next(line for line in pages["en"].splitlines() if f"(`{lang}`)" in line)
         assert f"| {s.translated} | {s.fuzzy} | {s.untranslated} |" in row
+
+
+def test_the_build_refuses_malformed_syntax_that_babel_would_forgive(locales_copy):
+    path = _break(locales_copy, "pt", r'^msgid "Tutorial"$', 'msgid "Tutorial')
+    line = path.read_text(encoding="utf-8").splitlines().index('msgid "Tutorial') + 1
+    with pytest.raises(SourceError) as caught:
+        catalogs.translations("pt", locales_copy)
+    assert caught.value.line == line and "malformed catalog" in str(caught.value)
