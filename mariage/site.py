@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from jinja2 import Environment, TemplateError
+from markupsafe import escape
 
 from . import catalogs
 from .errors import MariageError, SourceError
@@ -27,13 +28,14 @@ HOME = _("Mariage, the rules")
 
 
 def not_found_notes(source: SiteSource) -> list[dict[str, str]]:
-    """The 404 page's message in every language: hosts serve one 404 page for all of them."""
+    """The 404 page's message in every language: hosts serve one 404 page for all of them.
+    Translations are HTML-escaped here, as on every page: a catalog never adds markup."""
     notes = []
     for lang in source.languages():
         tr = catalogs.translations(lang, source.locales)
         url = "/" if lang == catalogs.SOURCE_LANGUAGE else f"/{lang}/"
-        notes.append({"lang": lang, "text": tr.gettext(NOT_FOUND), "home": tr.gettext(HOME),
-                      "url": url})
+        notes.append({"lang": lang, "text": escape(tr.gettext(NOT_FOUND)),
+                      "home": escape(tr.gettext(HOME)), "url": url})
     return notes
 
 

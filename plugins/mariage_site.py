@@ -23,6 +23,8 @@ from mkdocs.config.defaults import MkDocsConfig
 from mkdocs.exceptions import PluginError
 from mkdocs.plugins import BasePlugin, event_priority
 
+from markupsafe import escape
+
 from mariage import catalogs
 from mariage.errors import MariageError
 from mariage.pages import SiteSource
@@ -34,6 +36,7 @@ _HEAD_ALTERNATE = re.compile(r'\s*<link rel="alternate" href="[^"]*" hreflang="[
 _SELECTOR_LINK = re.compile(r'<a href="[^"]*" hreflang="([^"]+)" class="md-select__link">')
 _SEARCH_DIALOG = '<div class="md-search" data-md-component="search" role="dialog">'
 _SEARCH_LABEL = re.compile(r'class="md-search__input" name="query" aria-label="([^"]*)"')
+_TITLE = re.compile(r"<title>(.*?)</title>", re.S)
 
 
 def fix_html(output: str) -> str:
@@ -42,8 +45,12 @@ def fix_html(output: str) -> str:
       them, which 404s for static-i18n's per-page alternates; the hreflang alternates stay in
       the language selector's links and in the alternate-aware sitemap.xml;
     - drop `tabindex=""` (navigation.sections writes it; an empty tabindex is invalid HTML);
-    - name the search dialog (ARIA dialogs need an accessible name)."""
+    - name the search dialog (ARIA dialogs need an accessible name);
+    - keep <title> plain text: MkDocs unescapes the page's H1 into it, so an escaped `<` from a
+      catalog would come back as a raw one."""
     output = _HEAD_ALTERNATE.sub("", output).replace(' tabindex=""', "")
+    output = _TITLE.sub(lambda m: "<title>" + m.group(1).replace("<", "&lt;").replace(">", "&gt;")
+                        + "</title>", output, count=1)
     label = _SEARCH_LABEL.search(output)
     if label:
         output = output.replace(_SEARCH_DIALOG, _SEARCH_DIALOG[:-1] + f' aria-label="{label.group(1)}">')
@@ -156,4 +163,6 @@ class MariagePlugin(BasePlugin[MariageConfig]):
             if language.locale == catalogs.SOURCE_LANGUAGE:
                 continue
             tr = catalogs.translations(language.locale, source.locales)
-            language.nav_translations = {title: tr.gettext(title) for title in NAV_SECTIONS}
+            # Escaped: the theme prints nav titles as HTML, and a catalog never adds markup.
+            language.nav_translations = {title: str(escape(tr.gettext(title)))
+                                         for title in NAV_SECTIONS}

@@ -1,6 +1,7 @@
 """`mkdocs build` alone makes the whole site; a failed build names the problem and leaves the
 previous site untouched."""
 
+import re
 import shutil
 import subprocess
 import sys
@@ -67,3 +68,30 @@ def test_a_failed_build_names_the_problem_and_keeps_the_old_site(project, path, 
         assert word in run.stderr, f"{word!r} missing from:\n{run.stderr[-2000:]}"
     assert "Traceback" not in run.stderr
     assert _snapshot(project / "site") == before
+
+
+def test_markup_in_a_catalog_never_reaches_the_built_site(project):
+    """Page text, nav section titles and the 404 page all escape what a catalog says."""
+    po = project / "locales/fr/LC_MESSAGES/messages.po"
+    original = po.read_text(encoding="utf-8")
+    attacks = {"Tutorial": "<img src=x onerror=alert(1)>",
+               "Frequently asked questions": "<script>alert(2)</script>",
+               "This page does not exist. Start again from the home page:": "<b onclick=alert(3)>"}
+    text = original
+    for msgid, attack in attacks.items():
+        text = re.sub(rf'(msgid "{re.escape(msgid)}"\nmsgstr ")[^"]*"', rf'\g<1>{attack}"', text, count=1)
+    assert text.count("alert(") == 3
+    po.write_text(text, encoding="utf-8")
+    try:
+        run = subprocess.run(MKDOCS + ["build", "--strict", "-d", "injected"], cwd=project,
+                             capture_output=True, text=True)
+    finally:
+        po.write_text(original, encoding="utf-8")
+    assert run.returncode == 0, run.stderr[-2000:]
+    built = project / "injected"
+    for page in built.rglob("*.html"):
+        html = page.read_text(encoding="utf-8")
+        for attack in attacks.values():
+            assert attack not in html, f"{page.relative_to(built)} carries {attack}"
+    assert "&lt;img src=x onerror=alert(1)&gt;" in (built / "fr/index.html").read_text(encoding="utf-8")
+    assert "&lt;b onclick=alert(3)&gt;" in (built / "404.html").read_text(encoding="utf-8")
