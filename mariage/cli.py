@@ -1,4 +1,4 @@
-"""The `mariage` command: replay records, check the profile (and, later, catalogs and examples).
+"""The `mariage` command: replay hand records, check the profile, the catalogs and the examples.
 
 Every user mistake ends in one short message on stderr and a non-zero exit, never a traceback.
 """
@@ -27,7 +27,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     cat = commands.add_parser("catalogs", help="translator workflow (see docs/translators.md)")
     cat.add_argument("action", choices=["extract", "update", "init", "check", "stats"])
     cat.add_argument("langs", nargs="*", metavar="LANG", help="languages (default: all)")
-    ex = commands.add_parser("examples", help="run every worked example's doctests")
+    ex = commands.add_parser("examples", help="render each worked example in every language "
+                                              "and run its doctests, as the build does")
     ex.add_argument("names", nargs="*", metavar="NAME")
     args = parser.parse_args(argv)
     try:

@@ -77,7 +77,8 @@ class Hand:
                 if i in seen:
                     dupes.append(str(self.deck.card(i)))
                 seen.add(i)
-            detail = f"duplicates {' '.join(dupes)}" if dupes else f"{len(order)} cards"
+            detail = (f"duplicates {' '.join(dupes)}" if dupes else
+                      f"{len(order)} card{'s' if len(order) != 1 else ''} given")
             raise RecordError(f"R1/R4: the deck must hold {self.deck.size} distinct cards, "
                               f"top card first ({detail}): a wrong count is a misdeal")
         return order

@@ -162,7 +162,9 @@ def load_record_file(path: str | Path) -> list[Record]:
     try:
         text = path.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as exc:
-        raise SourceError(path, f"cannot read the file ({exc})") from None
+        reason = getattr(exc, "strerror", None) or str(exc)
+        raise SourceError(path, f"cannot read the file ({reason})",
+                          hint="check the path; - reads standard input") from None
     return read_records(text, str(path))
 
 
