@@ -131,3 +131,9 @@ def test_all_languages_state_the_same_numbers():
     for page in pages:
         if page.lang != "en":
             assert numbers(page.text) == numbers(english[page.path]), f"{page.lang}/{page.path}"
+
+
+def test_no_generated_table_is_broken_by_blank_lines():
+    """A blank line between two table rows ends a Markdown table: rows must be contiguous."""
+    for page in render_site(SiteSource()):
+        assert not re.search(r"^\|.*\|\n\s*\n\|", page.text, re.M), f"{page.lang}/{page.path}"
