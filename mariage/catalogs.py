@@ -7,6 +7,7 @@ msgfmt and translate-toolkit's pofilter, see `check.py`.
 
 from __future__ import annotations
 
+import ast
 import io
 import re
 from dataclasses import dataclass
@@ -58,12 +59,25 @@ def _check_syntax(path: Path) -> None:
     try:
         pofile.parsefile(str(path))
     except PoParseError as exc:
-        match = re.search(r" on line (\d+)", str(exc))
         raise SourceError(path, f"malformed catalog: {str(exc).split(' on line ')[0]}",
-                          line=int(match.group(1)) if match else None,
+                          line=_error_line(path, str(exc)),
                           hint="fix the .po syntax, then run `mariage catalogs check`") from None
     except OSError as exc:
         raise SourceError(path, f"cannot read the catalog ({exc.strerror})") from None
+
+
+def _error_line(path: Path, message: str) -> int | None:
+    """The file line of a parse error: the parser numbers lines within the entry it read, so
+    find the offending text it quotes in the file itself."""
+    quoted = re.search(r" on line (\d+): (['\"].*['\"])$", message, re.S)
+    if not quoted:
+        return None
+    try:
+        text = ast.literal_eval(quoted.group(2)).rstrip("\n")
+    except (ValueError, SyntaxError):
+        return int(quoted.group(1))
+    lines = path.read_text(encoding="utf-8").splitlines()
+    return next((i for i, line in enumerate(lines, 1) if text in line), int(quoted.group(1)))
 
 
 def translations(lang: str, locales: Path = LOCALES) -> NullTranslations:

@@ -70,6 +70,7 @@ def update() -> None:
              "--ignore-obsolete")
     for lang in catalogs.languages()[1:]:
         fix_plural_forms(catalogs.po_path(lang))
+        fix_previous(catalogs.po_path(lang))
 
 
 def init(lang: str) -> Path:
@@ -88,6 +89,30 @@ def fix_plural_forms(path: Path) -> None:
     text = re.sub(r'^"Plural-Forms: .*\\n"$', f'"Plural-Forms: {forms}\\\\n"', text, flags=re.M)
     text = re.sub(r'^msgstr\[[2-9]\] ".*"\n', "", text, flags=re.M)
     path.write_text(text, encoding="utf-8")
+
+
+def fix_previous(path: Path) -> None:
+    """Join the `#| msgid` lines that pybabel update --previous wraps without quoting each
+    piece (invalid PO, which translate-toolkit and translators' tools reject)."""
+    out: list[str] = []
+    pending: str | None = None
+    for line in path.read_text(encoding="utf-8").splitlines():
+        if pending is not None and line.startswith("#| ") and not line.startswith('#| "'):
+            pending += " " + line[3:]
+        else:
+            if pending is not None:
+                out.append(pending)
+            pending = None
+            if re.match(r'^#\| (msgid|msgctxt|msgid_plural) "', line) and not line.endswith('"'):
+                pending = line
+                continue
+            out.append(line)
+        if pending is not None and pending.endswith('"'):
+            out.append(pending)
+            pending = None
+    if pending is not None:
+        out.append(pending)
+    path.write_text("\n".join(out) + "\n", encoding="utf-8")
 
 
 def markup_of(text: str) -> list[str]:

@@ -106,3 +106,24 @@ def test_the_build_refuses_malformed_syntax_that_babel_would_forgive(locales_cop
     with pytest.raises(SourceError) as caught:
         catalogs.translations("pt", locales_copy)
     assert caught.value.line == line and "malformed catalog" in str(caught.value)
+
+
+def test_update_repairs_the_previous_msgid_lines_babel_wraps_unquoted(tmp_path):
+    """pybabel update --previous wraps `#| msgid` without quoting each piece; fix_previous joins
+    them so translate-toolkit, msgfmt and translators' tools read the catalog."""
+    import subprocess
+    po = tmp_path / "LC_MESSAGES" / "messages.po"
+    po.parent.mkdir()
+    po.write_text(
+        'msgid ""\nmsgstr ""\n"Content-Type: text/plain; charset=UTF-8\\n"\n\n'
+        '#, fuzzy\n#| msgid "Passing 66 ends nothing by itself. You must wait until you\n'
+        '#| are on lead again."\nmsgid "Reaching 66 ends nothing."\nmsgstr "Rien."\n',
+        encoding="utf-8")
+    with pytest.raises(SourceError) as caught:
+        catalogs._check_syntax(po)
+    assert caught.value.line == 6
+    translate.fix_previous(po)
+    assert '#| msgid "Passing 66 ends nothing by itself. You must wait until you are on lead again."' \
+        in po.read_text(encoding="utf-8")
+    catalogs._check_syntax(po)
+    assert subprocess.run(["msgfmt", "--check", "-o", "/dev/null", str(po)]).returncode == 0
