@@ -20,6 +20,8 @@ class Card:
     """A card such as Card('Kh') (king of hearts); 'K♥' is read the same way."""
 
     __slots__ = ("rank", "suit")
+    rank: str
+    suit: str
 
     def __init__(self, text: str) -> None:
         text = str(text).strip()

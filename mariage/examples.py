@@ -141,10 +141,12 @@ class _Collect(doctest.DocTestRunner):
 def run_doctests(markdown: str, name: str, source: str | None = None) -> list[str]:
     """Run every ```python block of a page as a doctest; returns failure messages whose line
     numbers are those of the block in `source` (the example file) when it is found there."""
-    runner, parser, globs = _Collect(), doctest.DocTestParser(), {}
+    runner, parser = _Collect(), doctest.DocTestParser()
+    globs: dict[str, object] = {}
     for match in CODE_BLOCK.finditer(markdown):
         at = source.find(match.group(1)) if source else -1
-        lineno = (source.count("\n", 0, at) if at >= 0 else markdown.count("\n", 0, match.start(1)))
+        lineno = (source.count("\n", 0, at) if source and at >= 0
+                  else markdown.count("\n", 0, match.start(1)))
         test = parser.get_doctest(match.group(1), globs, name, name, lineno)
         runner.run(test, out=lambda _: None, clear_globs=False)
     return runner.failures_seen

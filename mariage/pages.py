@@ -13,7 +13,7 @@ from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable, Iterator
+from typing import Any, Callable, Iterator, Sequence
 
 from babel import Locale
 from babel.support import NullTranslations
@@ -70,7 +70,7 @@ def environment(search_path: list[Path] | None = None) -> Environment:
         extensions=["jinja2.ext.i18n"], autoescape=True, undefined=StrictUndefined,
         keep_trailing_newline=True, lstrip_blocks=True)
     env.policies["ext.i18n.trimmed"] = True  # msgids are one line, as babel.cfg extracts them
-    env.install_gettext_callables(**_safe_callables(), newstyle=True)
+    env.install_gettext_callables(**_safe_callables(), newstyle=True)  # type: ignore[attr-defined]
     env.globals.update(language_name=language_name)
     env.filters["collate"] = collate
     return env
@@ -183,7 +183,8 @@ class SiteSource:
         return self.extra_context
 
 
-def render_site(source: SiteSource, renderers: list[Callable[..., list[RenderedPage]]] = ()) -> list[RenderedPage]:
+def render_site(source: SiteSource,
+                renderers: Sequence[Callable[..., list[RenderedPage]]] = ()) -> list[RenderedPage]:
     """Every page in every language: the template pages, then what each renderer adds."""
     pages: list[RenderedPage] = []
     languages = source.languages()

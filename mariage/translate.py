@@ -126,7 +126,7 @@ def check(lang: str, locales: Path = catalogs.LOCALES) -> list[Problem]:
     if problems:
         return problems                    # syntax first: the rest cannot be read reliably
     catalog = catalogs.read_catalog(lang, locales)
-    lines = {}
+    lines: dict[str, int | None] = {}
     for message in catalog:
         if not message.id:
             continue
@@ -167,7 +167,7 @@ def _msgfmt(path: Path) -> list[Problem]:
     return problems
 
 
-def _pofilter(path: Path, lines: dict[str, int]) -> list[Problem]:
+def _pofilter(path: Path, lines: dict[str, int | None]) -> list[Problem]:
     from translate.storage import factory
 
     with tempfile.TemporaryDirectory() as tmp:
