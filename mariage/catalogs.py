@@ -10,10 +10,11 @@ from __future__ import annotations
 import ast
 import io
 import re
+from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
 
-from babel.messages.catalog import Catalog
+from babel.messages.catalog import Catalog, Message
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import PoFileError, read_po
 from babel.support import NullTranslations, Translations
@@ -84,10 +85,23 @@ def translations(lang: str, locales: Path = LOCALES) -> NullTranslations:
     """The catalog compiled in memory, fuzzy entries excluded; English is the identity."""
     if lang == SOURCE_LANGUAGE:
         return NullTranslations()
+    return compile_catalog(read_catalog(lang, locales))
+
+
+def compile_catalog(catalog: Catalog) -> Translations:
+    """Compile a read catalog in memory, leaving its fuzzy entries out (never shipped)."""
     buffer = io.BytesIO()
-    write_mo(buffer, read_catalog(lang, locales), use_fuzzy=False)
+    write_mo(buffer, catalog, use_fuzzy=False)
     buffer.seek(0)
     return Translations(fp=buffer, domain=DOMAIN)
+
+
+def state(message: Message) -> str:
+    """"fuzzy", "translated" or "untranslated" (every plural form must be filled)."""
+    strings = message.string if isinstance(message.string, (list, tuple)) else [message.string]
+    if message.fuzzy:
+        return "fuzzy"
+    return "translated" if all(strings) else "untranslated"
 
 
 @dataclass(frozen=True)
@@ -106,18 +120,8 @@ class Stats:
         return round(100 * self.translated / self.total) if self.total else 100
 
 
-def stats(lang: str, locales: Path = LOCALES) -> Stats:
+def stats(lang: str, locales: Path = LOCALES, catalog: Catalog | None = None) -> Stats:
     """Messages translated, fuzzy and untranslated in one catalog (the header excluded)."""
-    catalog = read_catalog(lang, locales)
-    translated = fuzzy = untranslated = 0
-    for message in catalog:
-        if not message.id:
-            continue
-        strings = message.string if isinstance(message.string, (list, tuple)) else [message.string]
-        if message.fuzzy:
-            fuzzy += 1
-        elif all(strings):
-            translated += 1
-        else:
-            untranslated += 1
-    return Stats(lang, translated, fuzzy, untranslated)
+    catalog = catalog if catalog is not None else read_catalog(lang, locales)
+    counts = Counter(state(message) for message in catalog if message.id)
+    return Stats(lang, counts["translated"], counts["fuzzy"], counts["untranslated"])

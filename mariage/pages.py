@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any, Callable, Iterator, Sequence
 
 from babel import Locale
+from babel.messages.catalog import Catalog
 from babel.support import NullTranslations
 from jinja2 import (Environment, FileSystemLoader, StrictUndefined, TemplateError,
                     TemplateSyntaxError, UndefinedError)
@@ -147,6 +148,7 @@ class SiteSource:
     extra_context: dict[str, Any] = field(default_factory=dict)
     _env: Environment | None = field(default=None, init=False, repr=False)
     _translations: dict[str, NullTranslations] = field(default_factory=dict, init=False, repr=False)
+    _catalogs: dict[str, Catalog] = field(default_factory=dict, init=False, repr=False)
 
     @property
     def templates(self) -> Path:
@@ -161,11 +163,22 @@ class SiteSource:
             self._env = environment([self.templates, self.root])
         return self._env
 
-    def language(self, lang: str):
-        """A block in which pages render in `lang` (its catalog compiled once)."""
+    def catalog(self, lang: str) -> Catalog:
+        """A language's catalog, read (and its syntax checked) once per site build."""
+        if lang not in self._catalogs:
+            self._catalogs[lang] = catalogs.read_catalog(lang, self.locales)
+        return self._catalogs[lang]
+
+    def translations(self, lang: str) -> NullTranslations:
+        """A language's catalog compiled in memory once; English is the identity."""
         if lang not in self._translations:
-            self._translations[lang] = catalogs.translations(lang, self.locales)
-        return translated(self._translations[lang])
+            self._translations[lang] = (NullTranslations() if lang == catalogs.SOURCE_LANGUAGE
+                                        else catalogs.compile_catalog(self.catalog(lang)))
+        return self._translations[lang]
+
+    def language(self, lang: str):
+        """A block in which pages render in `lang`."""
+        return translated(self.translations(lang))
 
     def languages(self) -> list[str]:
         return catalogs.languages(self.locales)
@@ -175,8 +188,8 @@ class SiteSource:
         from .examples import WORKED_EXAMPLE, claim_summary, read_example
 
         if "catalog_stats" not in self.extra_context:
-            self.extra_context["catalog_stats"] = [catalogs.stats(lang, self.locales)
-                                                   for lang in self.languages()[1:]]
+            self.extra_context["catalog_stats"] = [
+                catalogs.stats(lang, catalog=self.catalog(lang)) for lang in self.languages()[1:]]
         if "worked_example" not in self.extra_context:
             example = read_example(self.examples / f"{WORKED_EXAMPLE}.md", self.profile)
             self.extra_context["worked_example"] = claim_summary(example)

@@ -32,7 +32,7 @@ def not_found_notes(source: SiteSource) -> list[dict[str, str]]:
     Translations are HTML-escaped here, as on every page: a catalog never adds markup."""
     notes = []
     for lang in source.languages():
-        tr = catalogs.translations(lang, source.locales)
+        tr = source.translations(lang)
         url = "/" if lang == catalogs.SOURCE_LANGUAGE else f"/{lang}/"
         notes.append({"lang": lang, "text": escape(tr.gettext(NOT_FOUND)),
                       "home": escape(tr.gettext(HOME)), "url": url})
@@ -42,8 +42,7 @@ def not_found_notes(source: SiteSource) -> list[dict[str, str]]:
 def check_catalogs(source: SiteSource) -> None:
     """Refuse a catalog whose placeholders do not match its source (Babel's checkers)."""
     for lang in source.languages()[1:]:
-        catalog = catalogs.read_catalog(lang, source.locales)
-        for message, errors in catalog.check():
+        for message, errors in source.catalog(lang).check():
             if errors and not message.fuzzy:      # fuzzy entries are never shipped
                 raise SourceError(catalogs.po_path(lang, source.locales),
                                   f"msgid {message.id!r}: {errors[0]}", line=message.lineno,

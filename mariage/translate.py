@@ -27,6 +27,8 @@ POT = catalogs.LOCALES / f"{catalogs.DOMAIN}.pot"
 PLURAL_FORMS = {"fr": "nplurals=2; plural=(n > 1);"}
 DEFAULT_PLURAL = "nplurals=2; plural=(n != 1);"
 POFILTER_TESTS = ["xmltags", "printf", "urls", "emails", "escapes", "newlines"]
+_STATE_PROBLEMS = {"fuzzy": "fuzzy entry (never shipped): review it and remove the fuzzy flag",
+                   "untranslated": "untranslated"}
 MARKUP = re.compile(r"<[^>]*>|!?\[[^\]]*\]\([^)]*\)|`[^`]*`|\]\(|https?://|javascript:", re.I)
 
 
@@ -134,14 +136,11 @@ def check(lang: str, locales: Path = catalogs.LOCALES) -> list[Problem]:
         lines[msgid] = message.lineno
         strings = message.string if isinstance(message.string, (list, tuple)) else [message.string]
         sources = message.id if isinstance(message.id, (list, tuple)) else [message.id]
-        if message.fuzzy:
-            problems.append(Problem(path, message.lineno, msgid, "fuzzy entry (never shipped): "
-                                    "review it and remove the fuzzy flag"))
-        elif not all(strings):
-            problems.append(Problem(path, message.lineno, msgid, "untranslated"))
-        for _, errors in [(message, message.check(catalog))]:
-            for error in errors:
-                problems.append(Problem(path, message.lineno, msgid, f"placeholder: {error}"))
+        state = catalogs.state(message)
+        if state != "translated":
+            problems.append(Problem(path, message.lineno, msgid, _STATE_PROBLEMS[state]))
+        for error in message.check(catalog):
+            problems.append(Problem(path, message.lineno, msgid, f"placeholder: {error}"))
         allowed = set(markup_of(" ".join(sources)))
         for string in strings:
             extra = [m for m in markup_of(string or "") if m not in allowed]

@@ -162,7 +162,7 @@ class MariagePlugin(BasePlugin[MariageConfig]):
         for language in i18n.config.languages:
             if language.locale == catalogs.SOURCE_LANGUAGE:
                 continue
-            tr = catalogs.translations(language.locale, source.locales)
+            tr = source.translations(language.locale)
             # Escaped: the theme prints nav titles as HTML, and a catalog never adds markup.
             language.nav_translations = {title: str(escape(tr.gettext(title)))
                                          for title in NAV_SECTIONS}
