@@ -14,10 +14,10 @@ import random
 import time
 import tracemalloc
 
-from mariage.cards import deck_for
-from mariage.hand import Hand
-from mariage.notation import replay
-from mariage.profile import default_profile
+from mariage.engine.cards import deck_for
+from mariage.engine.hand import Hand
+from mariage.engine.notation import replay
+from mariage.engine.profile import default_profile
 
 
 def random_full_hand(cards: list[str], rng: random.Random, profile, record: bool = False):

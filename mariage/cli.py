@@ -9,17 +9,20 @@ import argparse
 import json
 import os
 import sys
+from pathlib import Path
 from typing import Sequence
 
-from .errors import MariageError
-from .notation import load_record_file, read_records, replay
-from .profile import DEFAULT_PROFILE, load_profile
+from .engine.errors import MariageError
+from .engine.notation import load_record_file, read_records, replay
+from .engine.profile import find_profile, load_profile
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="mariage", description=__doc__.splitlines()[0])
-    parser.add_argument("--profile", default=os.environ.get("MARIAGE_PROFILE") or str(DEFAULT_PROFILE),
-                        help="rules profile (default: $MARIAGE_PROFILE or rules/mariage.yaml)")
+    parser.add_argument("--project", metavar="DIR", help="the project to work on (default: the "
+                        "folder holding mkdocs.yml, here or above)")
+    parser.add_argument("--profile", default=os.environ.get("MARIAGE_PROFILE") or None,
+                        help="rules profile (default: $MARIAGE_PROFILE, else the project's)")
     commands = parser.add_subparsers(dest="command", required=True)
     rp = commands.add_parser("replay", help="replay hand or game records, one JSON line each")
     rp.add_argument("files", nargs="+", metavar="FILE", help="record files; - reads stdin")
@@ -32,14 +35,16 @@ def main(argv: Sequence[str] | None = None) -> int:
     ex.add_argument("names", nargs="*", metavar="NAME")
     args = parser.parse_args(argv)
     try:
-        profile = load_profile(args.profile)
-        if args.command == "check-profile":
-            print(f"{args.profile}: valid ({len(profile.rulings)} rulings)")
-            return 0
         if args.command == "catalogs":
-            return _catalogs(args.action, args.langs)
+            return _catalogs(_project(args.project), args.action, args.langs)
         if args.command == "examples":
-            return _examples(args.names, profile)
+            project = _project(args.project)
+            return _examples(project, load_profile(args.profile or project.profile), args.names)
+        path = args.profile or (_project(args.project).profile if args.project else find_profile())
+        profile = load_profile(path)
+        if args.command == "check-profile":
+            print(f"{path}: valid ({len(profile.rulings)} rulings)")
+            return 0
         return _replay(args.files, profile)
     except MariageError as exc:
         print(f"mariage: {exc}", file=sys.stderr)
@@ -48,14 +53,20 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 1
 
 
-def _catalogs(action: str, langs: Sequence[str]) -> int:
-    from . import catalogs, translate
+def _project(folder: str | None):
+    from .site.project import Project
+
+    return Project.at(Path(folder)) if folder else Project.find()
+
+
+def _catalogs(project, action: str, langs: Sequence[str]) -> int:
+    from .site import catalogs, translate
 
     if action == "extract":
-        print(f"wrote {translate.extract()}")
+        print(f"wrote {translate.extract(project)}")
         return 0
     if action == "update":
-        translate.update()
+        translate.update(project)
         print("catalogs updated; changed sources are marked fuzzy with their previous text")
         return 0
     if action == "init":
@@ -63,16 +74,16 @@ def _catalogs(action: str, langs: Sequence[str]) -> int:
             print("mariage catalogs init: name one language, e.g. `mariage catalogs init de`",
                   file=sys.stderr)
             return 2
-        print(f"wrote {translate.init(langs[0])}")
+        print(f"wrote {translate.init(project, langs[0])}")
         return 0
     status = 0
-    for lang in langs or catalogs.languages()[1:]:
+    for lang in langs or catalogs.languages(project.locales)[1:]:
         if action == "stats":
-            s = catalogs.stats(lang)
+            s = catalogs.stats(lang, project.locales)
             print(f"{lang}: {s.translated} translated, {s.fuzzy} fuzzy, "
                   f"{s.untranslated} untranslated ({s.percent}%)")
             continue
-        problems = translate.check(lang)
+        problems = translate.check(lang, project.locales)
         for problem in problems:
             print(problem, file=sys.stderr)
         print(f"{lang}: {'ok' if not problems else f'{len(problems)} problem(s)'}")
@@ -80,14 +91,14 @@ def _catalogs(action: str, langs: Sequence[str]) -> int:
     return status
 
 
-def _examples(names: Sequence[str], profile) -> int:
+def _examples(project, profile, names: Sequence[str]) -> int:
     """Render each example in every language and run its doctests, as the build does."""
-    from .examples import all_examples
-    from .pages import SiteSource
-    from .site import verify_examples
+    from .site.examples import all_examples
+    from .site.pages import SiteSource
+    from .site.generate import verify_examples
 
-    source = SiteSource(profile=profile)
-    chosen = [e for e in all_examples(profile=profile) if not names or e.name in names]
+    source = SiteSource.of(project, profile)
+    chosen = [e for e in all_examples(project.examples, profile) if not names or e.name in names]
     failed = 0
     for example in chosen:
         try:

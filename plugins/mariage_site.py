@@ -1,6 +1,7 @@
 """MkDocs plugin: generate the Markdown tree before MkDocs reads it, and publish atomically.
 
-Thin by design: all the work is in `mariage.site.generate`. The plugin
+Thin by design: all the work is in `mariage.site`. Installed as `mariage_mkdocs.mariage_site`
+(the project's own name, so no other package's `plugins` module can shadow it). The plugin
 - renders every page of every language (verifying the examples) into a generated docs folder
   and points `docs_dir` at it; a mistake stops the build before anything is written;
 - builds into a temporary folder and swaps it into `site_dir` only when the whole build
@@ -25,11 +26,11 @@ from mkdocs.plugins import BasePlugin, event_priority
 
 from markupsafe import escape
 
-from mariage import catalogs
-from mariage.errors import MariageError
-from mariage.pages import SiteSource
-from mariage.profile import load_profile
-from mariage.site import NAV_SECTIONS, generate, not_found_notes
+from mariage.engine.errors import MariageError
+from mariage.site import catalogs
+from mariage.site.pages import SiteSource
+from mariage.site.project import Project
+from mariage.site.generate import NAV_SECTIONS, generate, not_found_notes
 
 log = logging.getLogger("mkdocs.plugins.mariage")
 _HEAD_ALTERNATE = re.compile(r'\s*<link rel="alternate" href="[^"]*" hreflang="[^"]*">')
@@ -84,8 +85,9 @@ class MariagePlugin(BasePlugin[MariageConfig]):
         root = Path(config.config_file_path).parent
         static, out = Path(config.docs_dir), root / self.config.generated
         try:
-            source = SiteSource(load_profile(root / self.config.profile), root / self.config.locales,
-                                root=root)
+            # The project is the folder of this mkdocs.yml; its loaded sources go down to every
+            # stage, so pages and doctests use this build's profile and catalogs.
+            source = SiteSource.of(Project.at(root, self.config.profile, self.config.locales))
             pages = generate(out, source, static=static)
             self._translate_nav(config, source)
             self._list_examples(config, pages)

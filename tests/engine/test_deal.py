@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from mariage import Hand, IllegalActionError, RecordError
-from mariage.game import Game
+from mariage.engine.game import Game
 
 from engine.conftest import ALL_CARDS, build_deck, cards, deal, legal_plays, play, refused
 

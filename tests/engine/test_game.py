@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 
 from mariage import End, Hand, IllegalActionError
-from mariage.game import Game
-from mariage.notation import replay
+from mariage.engine.game import Game
+from mariage.engine.notation import replay
 
 from engine.conftest import build_deck
 from engine.full_hands import TIE_ACTIONS, TIE_DECK

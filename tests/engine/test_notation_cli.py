@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from mariage import Action, Hand, RecordError
-from mariage.notation import read_records, replay
+from mariage.engine.notation import read_records, replay
 
 from engine.conftest import build_deck
 from engine.full_hands import TIE_ACTIONS, TIE_DECK

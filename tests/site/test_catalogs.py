@@ -1,27 +1,29 @@
 """The translator check: every catalog ships clean, and every kind of mistake is caught."""
 
 import re
+from pathlib import Path
 
 import pytest
 
-from mariage import catalogs, translate
-from mariage.pages import SiteSource
-from mariage.site import check_catalogs
-from mariage.errors import SourceError
+from mariage.site import catalogs, translate
+from mariage.site.pages import SiteSource
+from mariage.site.generate import check_catalogs
+from mariage.engine.errors import SourceError
 
 LANGS = ["es", "pt", "fr", "it"]
+LOCALES = Path(__file__).resolve().parents[2] / "locales"
 
 
 @pytest.mark.parametrize("lang", LANGS)
 def test_each_catalog_is_complete_and_clean(lang):
-    problems = translate.check(lang)
+    problems = translate.check(lang, LOCALES)
     assert not problems, "\n".join(map(str, problems[:10]))
 
 
 @pytest.mark.parametrize("lang,forms", [("es", "(n != 1)"), ("pt", "(n != 1)"),
                                         ("fr", "(n > 1)"), ("it", "(n != 1)")])
 def test_catalogs_have_two_plural_forms(lang, forms):
-    header = catalogs.po_path(lang).read_text(encoding="utf-8")
+    header = catalogs.po_path(lang, LOCALES).read_text(encoding="utf-8")
     assert f'"Plural-Forms: nplurals=2; plural={forms};\\n"' in header
 
 
@@ -92,8 +94,8 @@ def test_the_build_refuses_a_mismatched_placeholder(locales_copy):
 
 
 def test_the_status_page_counts_each_catalog():
-    stats = {s.lang: s for s in (catalogs.stats(l) for l in LANGS)}
-    pages = {p.lang: p.text for p in __import__("mariage.pages", fromlist=["x"]).render_site(SiteSource())
+    stats = {s.lang: s for s in (catalogs.stats(l, LOCALES) for l in LANGS)}
+    pages = {p.lang: p.text for p in __import__("mariage.site.pages", fromlist=["x"]).render_site(SiteSource())
              if p.path == "translation-status.md"}
     for lang, s in stats.items():
         row = next(line for line in pages["en"].splitlines() if f"(`{lang}`)" in line)

@@ -4,8 +4,8 @@ from pathlib import Path
 
 import pytest
 
-from mariage.errors import SourceError
-from mariage.examples import all_examples, read_example
+from mariage.engine.errors import SourceError
+from mariage.site.examples import all_examples, read_example
 
 ROOT = Path(__file__).resolve().parents[2]
 WORKED = (ROOT / "examples" / "07-marriage-claim.md").read_text(encoding="utf-8")
@@ -43,7 +43,7 @@ def test_front_matter_with_an_unknown_key_is_refused(tmp_path):
 
 
 def test_every_example_replays_to_its_end():
-    examples = all_examples()
+    examples = all_examples(ROOT / "examples")
     assert len(examples) >= 9
     for example in examples:
         hand = example.hand()

@@ -6,10 +6,10 @@ from pathlib import Path
 import pytest
 from babel.messages.pofile import read_po, write_po
 
-from mariage import catalogs
-from mariage.errors import SourceError
-from mariage.pages import SiteSource, base_context, environment, render, render_site
-from mariage.profile import default_profile, load_profile
+from mariage.site import catalogs
+from mariage.engine.errors import SourceError
+from mariage.site.pages import SiteSource, base_context, environment, render, render_site
+from mariage.engine.profile import default_profile, load_profile
 
 ROOT = Path(__file__).resolve().parents[2]
 POT = ROOT / "locales" / "messages.pot"

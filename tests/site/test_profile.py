@@ -1,14 +1,18 @@
 """The profile is validated on load; every mistake names the file, the line and the key."""
 
+from pathlib import Path
+
 import pytest
 
-from mariage.profile import load_profile
-from mariage.errors import ProfileError
+from mariage.engine.profile import load_profile
+from mariage.engine.errors import ProfileError
 from helpers import run_mariage
+
+PROFILE = Path(__file__).resolve().parents[2] / "rules" / "mariage.yaml"
 
 
 def test_the_profile_loads_and_fills_ruling_texts():
-    profile = load_profile()
+    profile = load_profile(PROFILE)
     assert profile.thresholds.claim == 66
     assert profile.deck.size == 32
     assert "20, or 40 in trumps" in profile.ruling("R12")

@@ -19,10 +19,9 @@ from pathlib import Path
 from babel.messages.frontend import CommandLineInterface
 
 from . import catalogs
-from .errors import SourceError
+from ..engine.errors import SourceError
+from .project import Project
 
-ROOT = catalogs.ROOT
-POT = catalogs.LOCALES / f"{catalogs.DOMAIN}.pot"
 # Two plural forms, as translation tools expect (Babel's CLDR data would write three).
 PLURAL_FORMS = {"fr": "nplurals=2; plural=(n > 1);"}
 DEFAULT_PLURAL = "nplurals=2; plural=(n != 1);"
@@ -46,40 +45,45 @@ class Problem:
 
 def _rel(path: Path) -> str:
     try:
-        return str(path.relative_to(ROOT))
+        return str(path.resolve().relative_to(Path.cwd().resolve()))
     except ValueError:
         return str(path)
 
 
-def _pybabel(*args: str) -> None:
-    with contextlib.chdir(ROOT):              # so the .pot names files relative to the project
+def pot_path(project: Project) -> Path:
+    return project.locales / f"{catalogs.DOMAIN}.pot"
+
+
+def _pybabel(project: Project, *args: str) -> None:
+    with contextlib.chdir(project.root):      # so the .pot names files relative to the project
         CommandLineInterface().run(["pybabel", "-q", *args])
 
 
-def extract() -> Path:
+def extract(project: Project) -> Path:
     """Write locales/messages.pot from the templates and examples (never edit it by hand)."""
-    _pybabel("extract", "-F", str(ROOT / "babel.cfg"), "-o", str(POT), "--no-wrap",
+    pot = pot_path(project)
+    _pybabel(project, "extract", "-F", str(project.babel_config), "-o", str(pot), "--no-wrap",
              "--sort-by-file", "--add-comments=Translators:", "-k", "_",
              "--project=mariage", "--copyright-holder=The Mariage project",
              "--msgid-bugs-address=translations@mariage.invalid", ".")
-    return POT
+    return pot
 
 
-def update() -> None:
+def update(project: Project) -> None:
     """Merge the .pot into every catalog; changed sources keep their old text as #| previous."""
-    extract()
-    _pybabel("update", "-i", str(POT), "-d", str(catalogs.LOCALES), "--previous", "--no-wrap",
-             "--ignore-obsolete")
-    for lang in catalogs.languages()[1:]:
-        fix_plural_forms(catalogs.po_path(lang))
-        fix_previous(catalogs.po_path(lang))
+    pot = extract(project)
+    _pybabel(project, "update", "-i", str(pot), "-d", str(project.locales), "--previous",
+             "--no-wrap", "--ignore-obsolete")
+    for lang in catalogs.languages(project.locales)[1:]:
+        fix_plural_forms(catalogs.po_path(lang, project.locales))
+        fix_previous(catalogs.po_path(lang, project.locales))
 
 
-def init(lang: str) -> Path:
+def init(project: Project, lang: str) -> Path:
     """Start a catalog for a new language."""
-    extract()
-    _pybabel("init", "-i", str(POT), "-d", str(catalogs.LOCALES), "-l", lang, "--no-wrap")
-    path = catalogs.po_path(lang)
+    pot = extract(project)
+    _pybabel(project, "init", "-i", str(pot), "-d", str(project.locales), "-l", lang, "--no-wrap")
+    path = catalogs.po_path(lang, project.locales)
     fix_plural_forms(path)
     return path
 
@@ -121,7 +125,7 @@ def markup_of(text: str) -> list[str]:
     return sorted(MARKUP.findall(text))
 
 
-def check(lang: str, locales: Path = catalogs.LOCALES) -> list[Problem]:
+def check(lang: str, locales: Path) -> list[Problem]:
     """Every problem of one catalog; an empty list means it may ship."""
     path = catalogs.po_path(lang, locales)
     problems = _msgfmt(path)

@@ -19,25 +19,23 @@ from babel.messages.mofile import write_mo
 from babel.messages.pofile import PoFileError, read_po
 from babel.support import NullTranslations, Translations
 
-from .errors import SourceError
+from ..engine.errors import SourceError
 
-ROOT = Path(__file__).resolve().parent.parent
-LOCALES = ROOT / "locales"
 SOURCE_LANGUAGE = "en"
 DOMAIN = "messages"
 
 
-def po_path(lang: str, locales: Path = LOCALES) -> Path:
+def po_path(lang: str, locales: Path) -> Path:
     return locales / lang / "LC_MESSAGES" / f"{DOMAIN}.po"
 
 
-def languages(locales: Path = LOCALES) -> list[str]:
+def languages(locales: Path) -> list[str]:
     """English (the source) first, then every language that has a catalog, sorted."""
     found = sorted(p.parent.parent.name for p in locales.glob(f"*/LC_MESSAGES/{DOMAIN}.po"))
     return [SOURCE_LANGUAGE] + [lang for lang in found if lang != SOURCE_LANGUAGE]
 
 
-def read_catalog(lang: str, locales: Path = LOCALES) -> Catalog:
+def read_catalog(lang: str, locales: Path) -> Catalog:
     path = po_path(lang, locales)
     _check_syntax(path)
     try:
@@ -81,7 +79,7 @@ def _error_line(path: Path, message: str) -> int | None:
     return next((i for i, line in enumerate(lines, 1) if text in line), int(quoted.group(1)))
 
 
-def translations(lang: str, locales: Path = LOCALES) -> NullTranslations:
+def translations(lang: str, locales: Path) -> NullTranslations:
     """The catalog compiled in memory, fuzzy entries excluded; English is the identity."""
     if lang == SOURCE_LANGUAGE:
         return NullTranslations()
@@ -120,8 +118,11 @@ class Stats:
         return round(100 * self.translated / self.total) if self.total else 100
 
 
-def stats(lang: str, locales: Path = LOCALES, catalog: Catalog | None = None) -> Stats:
+def stats(lang: str, locales: Path | None = None, catalog: Catalog | None = None) -> Stats:
     """Messages translated, fuzzy and untranslated in one catalog (the header excluded)."""
-    catalog = catalog if catalog is not None else read_catalog(lang, locales)
+    if catalog is None:
+        if locales is None:
+            raise TypeError("stats() needs the locales folder or the catalog")
+        catalog = read_catalog(lang, locales)
     counts = Counter(state(message) for message in catalog if message.id)
     return Stats(lang, counts["translated"], counts["fuzzy"], counts["untranslated"])

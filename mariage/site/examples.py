@@ -18,13 +18,12 @@ from typing import Any
 
 import yaml
 
-from .errors import MariageError, SourceError
-from .hand import Hand
-from .notation import ReplayError, replay_hand
-from .profile import Profile, default_profile
+from ..engine.errors import MariageError, SourceError
+from ..engine.hand import Hand
+from ..engine.notation import ReplayError, replay_hand
+from ..engine.profile import Profile, default_profile
+from .project import Project
 
-ROOT = Path(__file__).resolve().parent.parent
-EXAMPLES = ROOT / "examples"
 FRONT_MATTER = re.compile(r"\A---\n(.*?\n)---\n", re.S)
 CODE_BLOCK = re.compile(r"^```python\n(.*?)^```", re.S | re.M)
 META_KEYS = {"section", "dealer", "deck", "actions"}
@@ -91,18 +90,22 @@ def read_example(path: Path, profile: Profile | None = None) -> Example:
     return Example(path.stem, path, meta, body, profile or default_profile())
 
 
-def all_examples(folder: Path = EXAMPLES, profile: Profile | None = None) -> list[Example]:
+def all_examples(folder: Path, profile: Profile | None = None) -> list[Example]:
     return [read_example(p, profile) for p in sorted(folder.glob("*.md"), key=lambda p: p.stem)
             if p.name != "README.md"]
 
 
-_FOLDER: ContextVar[Path] = ContextVar("examples_folder", default=EXAMPLES)
+# While a build verifies a page: the examples folder and the profile of that build.
+_BUILD: ContextVar[tuple[Path, Profile] | None] = ContextVar("example_build", default=None)
 
 
 def load(name: str, stop: int | None = None) -> Hand:
     """The hand of examples/<name>.md, replayed up to action index `stop` (for doctests).
-    While a build verifies a page, names resolve in the examples folder being built."""
-    return read_example(_FOLDER.get() / f"{name}.md").hand(stop)
+    While a build verifies a page, names resolve in the examples folder being built, under the
+    build's profile; elsewhere, in the project the command runs in."""
+    build = _BUILD.get()
+    folder, profile = build if build else (Project.find().examples, None)
+    return read_example(folder / f"{name}.md", profile).hand(stop)
 
 
 def claim_summary(example: Example) -> dict[str, Any]:
@@ -160,11 +163,11 @@ def verify(example: Example, markdown: str, lang: str) -> None:
     """Fail, naming the example, the language and the line, if a doctest of the page fails."""
     if not CODE_BLOCK.search(markdown):
         raise ExampleFailed(f"{example.relpath} ({lang}): the example has no doctest")
-    token = _FOLDER.set(example.path.parent)
+    token = _BUILD.set((example.path.parent, example.profile))
     try:
         failures = run_doctests(markdown, example.relpath, example.body)
     finally:
-        _FOLDER.reset(token)
+        _BUILD.reset(token)
     if failures:
         raise ExampleFailed(f"{example.relpath} ({lang}), {failures[0]}"
                             + (f" (and {len(failures) - 1} more)" if len(failures) > 1 else ""))

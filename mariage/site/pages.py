@@ -23,11 +23,9 @@ from jinja2 import (Environment, FileSystemLoader, StrictUndefined, TemplateErro
 from markupsafe import Markup, escape
 
 from . import catalogs
-from .errors import SourceError
-from .profile import Profile, default_profile
-
-ROOT = Path(__file__).resolve().parent.parent
-TEMPLATES = ROOT / "templates"
+from ..engine.errors import SourceError
+from ..engine.profile import Profile, load_profile
+from .project import Project
 
 
 @dataclass
@@ -65,9 +63,9 @@ def _safe_callables() -> dict[str, Callable[..., Markup]]:
     }
 
 
-def environment(search_path: list[Path] | None = None) -> Environment:
+def environment(search_path: list[Path]) -> Environment:
     env = Environment(
-        loader=FileSystemLoader([str(p) for p in (search_path or [TEMPLATES, ROOT])]),
+        loader=FileSystemLoader([str(p) for p in search_path]),
         extensions=["jinja2.ext.i18n"], autoescape=True, undefined=StrictUndefined,
         keep_trailing_newline=True, lstrip_blocks=True)
     env.policies["ext.i18n.trimmed"] = True  # msgids are one line, as babel.cfg extracts them
@@ -129,7 +127,7 @@ def error_line(exc: Exception) -> int | None:
     return line
 
 
-def page_templates(templates: Path = TEMPLATES) -> list[str]:
+def page_templates(templates: Path) -> list[str]:
     """Template names of the site's pages (relative to templates/), sorted."""
     return sorted(str(p.relative_to(templates)) for p in (templates / "pages").rglob("*.md.j2"))
 
@@ -140,15 +138,27 @@ def output_path(template: str) -> str:
 
 @dataclass
 class SiteSource:
-    """Everything the pages are made from; tests build one pointing at altered copies."""
+    """Everything the pages are made from; tests build one pointing at altered copies. What
+    is not given comes from the project the command runs in (see `Project.find`)."""
 
-    profile: Profile = field(default_factory=default_profile)
-    locales: Path = catalogs.LOCALES
-    root: Path = ROOT                 # the project: its templates/ and examples/ are read
+    profile: Profile = None  # type: ignore[assignment]  # filled in __post_init__
+    locales: Path = None  # type: ignore[assignment]
+    root: Path = None  # type: ignore[assignment]       # the project: templates/, examples/
     extra_context: dict[str, Any] = field(default_factory=dict)
     _env: Environment | None = field(default=None, init=False, repr=False)
     _translations: dict[str, NullTranslations] = field(default_factory=dict, init=False, repr=False)
     _catalogs: dict[str, Catalog] = field(default_factory=dict, init=False, repr=False)
+
+    def __post_init__(self) -> None:
+        if self.profile is None or self.locales is None or self.root is None:
+            project = Project.find(self.root)
+            self.root = self.root or project.root
+            self.locales = self.locales or project.locales
+            self.profile = self.profile or load_profile(project.profile)
+
+    @classmethod
+    def of(cls, project: Project, profile: Profile | None = None) -> "SiteSource":
+        return cls(profile or load_profile(project.profile), project.locales, project.root)
 
     @property
     def templates(self) -> Path:

@@ -14,12 +14,11 @@ from jinja2 import Environment, TemplateError
 from markupsafe import escape
 
 from . import catalogs
-from .errors import MariageError, SourceError
+from ..engine.errors import MariageError, SourceError
 from .examples import WORKED_EXAMPLE, Example, all_examples, claim_summary, verify
 from .pages import (RenderedPage, SiteSource, base_context, error_line, render, render_site,
                     write_pages)
 
-ROOT = Path(__file__).resolve().parent.parent
 _ = lambda message: message  # noqa: E731 - marks navigation titles for extraction
 
 NAV_SECTIONS = [_("Tutorial"), _("Worked examples"), _("Reference")]
@@ -97,9 +96,10 @@ def _title(markdown: str) -> str:
     return match.group(1).strip() if match else ""
 
 
-def generate(out: Path, source: SiteSource | None = None, static: Path | None = ROOT / "docs") -> list[RenderedPage]:
-    """Render, verify and write the whole tree under out/<lang>/; returns the pages."""
-    source = source or SiteSource()
+def generate(out: Path, source: SiteSource, static: Path | None = None) -> list[RenderedPage]:
+    """Render, verify and write the whole tree under out/<lang>/ (with the assets of `static`,
+    default the project's docs/); returns the pages."""
+    static = static if static is not None else source.root / "docs"
     check_catalogs(source)
     examples = all_examples(source.examples, profile=source.profile)
     if WORKED_EXAMPLE not in {e.name for e in examples}:

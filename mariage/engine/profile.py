@@ -19,7 +19,9 @@ from pydantic_core import PydanticCustomError
 
 from .errors import ProfileError
 
-DEFAULT_PROFILE = Path(__file__).resolve().parent.parent / "rules" / "mariage.yaml"
+# Where a project keeps its profile. Commands find the project from where they run, never from
+# where this package is installed.
+PROJECT_PROFILE = Path("rules") / "mariage.yaml"
 
 PositiveInt = Field(gt=0, strict=True)
 Points = Field(ge=0, strict=True)
@@ -171,7 +173,7 @@ def _format_text(text: str, profile: Profile) -> str:
         raise ValueError(f"ruling text {text!r} has a placeholder the profile lacks ({exc})") from None
 
 
-def load_profile(path: str | Path = DEFAULT_PROFILE) -> Profile:
+def load_profile(path: str | Path) -> Profile:
     """Read, safely parse and validate a profile; every mistake is a ProfileError with a line."""
     path = Path(path)
     try:
@@ -196,14 +198,27 @@ def load_profile(path: str | Path = DEFAULT_PROFILE) -> Profile:
     return profile.model_copy(update={"source": str(path)})
 
 
+def find_profile(start: Path | None = None) -> Path:
+    """$MARIAGE_PROFILE, else rules/mariage.yaml in the current folder or the nearest one above."""
+    if os.environ.get("MARIAGE_PROFILE"):
+        return Path(os.environ["MARIAGE_PROFILE"])
+    here = (start or Path.cwd()).resolve()
+    for folder in (here, *here.parents):
+        if (folder / PROJECT_PROFILE).is_file():
+            return folder / PROJECT_PROFILE
+    raise ProfileError(here, f"no {PROJECT_PROFILE} here or in any folder above",
+                       hint="run the command inside a Mariage project, or pass --profile FILE")
+
+
 @lru_cache(maxsize=8)
 def _cached(path: str, mtime: float) -> Profile:
     return load_profile(path)
 
 
 def default_profile() -> Profile:
-    """The project's profile ($MARIAGE_PROFILE overrides the path), cached until the file changes."""
-    path = Path(os.environ.get("MARIAGE_PROFILE") or DEFAULT_PROFILE)
+    """The profile of the project run in ($MARIAGE_PROFILE overrides it), cached until the file
+    changes."""
+    path = find_profile()
     try:
         mtime = path.stat().st_mtime
     except OSError:

@@ -1,0 +1,115 @@
+"""The layout is the architecture: two packages, one direction, and commands that work on the
+project they run in, never on the folder the package was installed from."""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import shutil
+import subprocess
+import sys
+import venv
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+LINT = [sys.executable, "-c", "import sys; from importlinter.cli import lint_imports_command; "
+        "sys.exit(lint_imports_command())"]
+PROJECT_FILES = ["rules", "locales", "templates", "examples", "docs", "overrides", "mkdocs.yml",
+                 "babel.cfg"]
+
+
+def test_the_engine_never_imports_the_site():
+    run = subprocess.run(LINT, cwd=ROOT, capture_output=True, text=True)
+    assert run.returncode == 0, run.stdout[-2000:] + run.stderr[-2000:]
+    assert "1 kept, 0 broken" in run.stdout
+
+
+@pytest.mark.parametrize("module,line", [
+    ("engine/cards.py", "from ..site import pages\n"),
+    ("engine/hand.py", "import mariage.site.catalogs\n"),
+    ("site/pages.py", "import mariage.cli\n"),
+])
+def test_the_contract_fails_on_an_import_against_the_flow(tmp_path, module, line):
+    """The contract is live: an engine module importing the site, or the site importing the
+    CLI, breaks it."""
+    shutil.copytree(ROOT / "mariage", tmp_path / "mariage")
+    target = tmp_path / "mariage" / module
+    target.write_text(line + target.read_text(encoding="utf-8"), encoding="utf-8")
+    (tmp_path / ".importlinter").write_text(
+        "[importlinter]\nroot_package = mariage\n\n[importlinter:contract:layers]\n"
+        "name = cli -> site -> engine\ntype = layers\nlayers =\n    mariage.cli\n"
+        "    mariage.site\n    mariage.engine\n", encoding="utf-8")
+    env = os.environ | {"PYTHONPATH": str(tmp_path)}
+    run = subprocess.run(LINT + ["--config", str(tmp_path / ".importlinter")], cwd=tmp_path,
+                         capture_output=True, text=True, env=env)
+    assert run.returncode == 1, run.stdout[-2000:]
+    assert "BROKEN" in run.stdout
+
+
+def _tree_digest(folder: Path) -> str:
+    digest = hashlib.sha256()
+    for path in sorted(p for p in folder.rglob("*") if p.is_file() and ".venv" not in p.parts
+                       and "__pycache__" not in p.parts and ".git" not in p.parts):
+        digest.update(str(path.relative_to(folder)).encode() + b"\0" + path.read_bytes())
+    return digest.hexdigest()
+
+
+@pytest.mark.xdist_group("wheel")
+def test_a_wheel_install_works_on_a_copy_of_the_project(tmp_path):
+    """Install the package as a wheel (not editable) into a fresh virtualenv, then build, check
+    catalogs, run the examples and replay records in a copy of the project; nothing outside
+    that copy changes."""
+    wheels = tmp_path / "wheels"
+    build = subprocess.run([sys.executable, "-m", "pip", "wheel", "-q", "--no-deps",
+                            "--no-build-isolation", "-w", str(wheels), str(ROOT)],
+                           capture_output=True, text=True)
+    assert build.returncode == 0, build.stderr[-2000:]
+    wheel = next(wheels.glob("mariage-*.whl"))
+    env_dir = tmp_path / "venv"
+    venv.EnvBuilder(with_pip=False, system_site_packages=False).create(env_dir)
+    # The dependencies are this test run's own: expose its site-packages beneath the wheel.
+    purelib = next((env_dir / "lib").glob("python3*/site-packages"))
+    deps = [p for p in sys.path if p.endswith("site-packages")]
+    (purelib / "deps.pth").write_text("\n".join(deps) + "\n", encoding="utf-8")
+    python = env_dir / "bin" / "python"
+    install = subprocess.run([sys.executable, "-m", "pip", "--python", str(python), "install",
+                              "-q", "--no-deps", str(wheel)], capture_output=True, text=True)
+    assert install.returncode == 0, install.stderr[-2000:]
+
+    copy = tmp_path / "copy"
+    copy.mkdir()
+    for name in PROJECT_FILES:
+        src = ROOT / name
+        (shutil.copytree if src.is_dir() else shutil.copy)(src, copy / name)
+    before = _tree_digest(ROOT)
+    # The wheel's modules, not the checkout's: run from the copy, with nothing else on the path.
+    env = {k: v for k, v in os.environ.items() if k not in {"PYTHONPATH", "MARIAGE_PROFILE"}}
+    env["NO_MKDOCS_2_WARNING"] = "1"
+    where = subprocess.run([str(python), "-c", "import mariage, mariage_mkdocs; "
+                            "print(mariage.__file__, mariage_mkdocs.__file__)"],
+                           cwd=copy, capture_output=True, text=True, env=env)
+    assert str(purelib) in where.stdout and str(ROOT) not in where.stdout, where.stdout
+
+    def run(*args: str, stdin: str | None = None) -> subprocess.CompletedProcess[str]:
+        return subprocess.run([str(python), "-m", *args], cwd=copy, capture_output=True,
+                              text=True, env=env, input=stdin, timeout=600)
+
+    built = run("mkdocs", "build", "--strict")
+    assert built.returncode == 0, built.stderr[-3000:]
+    assert (copy / "site" / "es" / "index.html").is_file()
+    checked = run("mariage.cli", "catalogs", "check", "fr")
+    assert checked.returncode == 0 and "fr: ok" in checked.stdout, checked.stderr[-2000:]
+    examples = run("mariage.cli", "examples", "07-marriage-claim")
+    assert examples.returncode == 0 and "ok in 5 languages" in examples.stdout, examples.stderr
+    record = (copy / "examples" / "07-marriage-claim.md").read_text(encoding="utf-8")
+    assert record.startswith("---\n")
+    replayed = run("mariage.cli", "replay", "-", stdin='{"dealer": "A", "deck": ["7c"]}')
+    assert replayed.returncode == 1 and '"error"' in replayed.stdout, replayed.stdout
+
+    # A catalog command in the copy writes the copy's catalogs, not the checkout's.
+    extracted = run("mariage.cli", "catalogs", "extract")
+    assert extracted.returncode == 0, extracted.stderr
+    assert str(copy / "locales" / "messages.pot") in extracted.stdout
+    assert _tree_digest(ROOT) == before, "a command in the copy changed the checkout"
