@@ -18,7 +18,7 @@ from pathlib import Path
 
 from babel.messages.frontend import CommandLineInterface
 
-from . import catalogs
+from . import catalogs, termbase
 from .errors import SourceError
 
 ROOT = catalogs.ROOT
@@ -147,6 +147,7 @@ def check(lang: str, locales: Path = catalogs.LOCALES) -> list[Problem]:
             if extra:
                 problems.append(Problem(path, message.lineno, msgid,
                                         f"markup the source does not have: {extra[0]!r}"))
+    problems.extend(termbase.check(lang, catalog, locales))
     problems.extend(_pofilter(path, lines))
     return _unique(problems)
 
