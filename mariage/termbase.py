@@ -88,7 +88,11 @@ def _entries(path: Path) -> dict[str, tuple[int, Any]]:
                               line=line, key=str(key.value))
         if key.value in entries:
             raise SourceError(path, "concept listed twice", line=line, key=key.value)
-        entries[key.value] = (line, yaml.safe_load(yaml.serialize(value)))
+        try:
+            entries[key.value] = (line, yaml.safe_load(yaml.serialize(value)))
+        except yaml.YAMLError as exc:            # e.g. a !!python tag: never constructed
+            raise SourceError(path, f"malformed YAML: {getattr(exc, 'problem', exc)}",
+                              line=line, key=key.value) from None
     missing = [c for c in CONCEPTS if c not in entries]
     if missing:
         raise SourceError(path, f"concepts missing: {', '.join(missing)}", line=1)
