@@ -10,6 +10,7 @@ as HTML, and a catalog never adds markup.
 
 from __future__ import annotations
 
+from babel.support import NullTranslations
 from markupsafe import escape
 
 from . import catalogs
@@ -52,10 +53,12 @@ THEME = {
     # Translators: the theme's own label, which Material already translates; write yours where its wording is not the one your readers use (European Portuguese: "Escreva para pesquisar").
     "search.result.placeholder": pgettext("interface", "Type to start searching"),
     "search.result.none": pgettext("interface", "No matching documents"),
-    "search.result.one": pgettext("interface", "1 matching document"),
+    # Translators: one = the number 1 (no number is typed into a message).
+    "search.result.one": pgettext("interface", "%(one)s matching document"),
     # Translators: # stands for the number of documents; keep it.
     "search.result.other": pgettext("interface", "# matching documents"),
-    "search.result.more.one": pgettext("interface", "1 more on this page"),
+    # Translators: one = the number 1.
+    "search.result.more.one": pgettext("interface", "%(one)s more on this page"),
     # Translators: # stands for the number of further results; keep it.
     "search.result.more.other": pgettext("interface", "# more on this page"),
     "search.result.term.missing": pgettext("interface", "Missing"),
@@ -65,13 +68,26 @@ THEME = {
 }
 
 
+def english(key: str) -> str:
+    """The English text of a theme string, as Material prints it."""
+    return THEME[key] % {"one": 1} if "%(one)s" in THEME[key] else THEME[key]
+
+
+def translated(translations: NullTranslations, key: str) -> str | None:
+    """A catalog's translation of a theme string, or None while it has none."""
+    text = translations.pgettext(CONTEXT, THEME[key])
+    if text == THEME[key]:
+        return None
+    return text % {"one": 1} if "%(one)s" in THEME[key] else text
+
+
 def theme_strings(source: SiteSource) -> dict[str, dict[str, str]]:
     """language -> {Material key: translation}, only for the strings a catalog translates."""
     out: dict[str, dict[str, str]] = {}
     for lang in source.languages()[1:]:
         tr = source.translations(lang)
-        out[lang] = {key: str(escape(tr.pgettext(CONTEXT, text)))
-                     for key, text in THEME.items() if tr.pgettext(CONTEXT, text) != text}
+        out[lang] = {key: str(escape(text)) for key in THEME
+                     if (text := translated(tr, key)) is not None}
     return out
 
 

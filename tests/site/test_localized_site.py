@@ -160,10 +160,9 @@ def _english_interface(built: Path, lang: str) -> set[str]:
     tr = catalogs.translations(lang, built / "locales")
     english = {interface.DESCRIPTION, interface.PERMALINK}
     theme = _material(lang)
-    for key, text in interface.THEME.items():
-        localized = tr.pgettext("interface", text)
-        if localized == text:
-            localized = theme.get(key, text)
+    for key in interface.THEME:
+        text = interface.english(key)
+        localized = interface.translated(tr, key) or theme.get(key, text)
         if localized != text:
             english.add(text)
         else:
