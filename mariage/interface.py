@@ -75,7 +75,7 @@ def english(key: str) -> str:
 
 def translated(translations: NullTranslations, key: str) -> str | None:
     """A catalog's translation of a theme string, or None while it has none."""
-    text = translations.pgettext(CONTEXT, THEME[key])
+    text = str(translations.pgettext(CONTEXT, THEME[key]))
     if text == THEME[key]:
         return None
     return text % {"one": 1} if "%(one)s" in THEME[key] else text

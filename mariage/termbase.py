@@ -186,7 +186,7 @@ def check(lang: str, catalog: Catalog, locales: Path = catalogs.LOCALES) -> list
     if not has_terms(lang, locales):
         return [Problem(path, None, "", f"termbase: {language_path(lang, locales)} is missing")]
     concepts, terms = load_concepts(locales), load_terms(lang, locales)
-    problems = []
+    problems: list[Any] = []
     for message in catalog:
         if not message.id or catalogs.state(message) != "translated":
             continue
@@ -204,7 +204,7 @@ def glossary_rows(languages: list[str], locales: Path = catalogs.LOCALES) -> lis
              if lang != catalogs.SOURCE_LANGUAGE and has_terms(lang, locales)}
     rows = []
     for cid, concept in concepts.items():
-        row = {"id": cid, "en": concept.english[0]}
+        row: dict[str, str | None] = {"id": cid, "en": concept.english[0]}
         row.update({lang: (terms[lang][cid].term if lang in terms else None)
                     for lang in languages if lang != catalogs.SOURCE_LANGUAGE})
         rows.append(row)
