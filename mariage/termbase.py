@@ -145,6 +145,13 @@ def load_terms(lang: str, locales: Path = catalogs.LOCALES) -> dict[str, Term]:
     return terms
 
 
+def _shown(path: Path) -> str:
+    try:
+        return str(path.relative_to(catalogs.ROOT))
+    except ValueError:
+        return str(path)
+
+
 def has_terms(lang: str, locales: Path = catalogs.LOCALES) -> bool:
     return language_path(lang, locales).exists()
 
@@ -184,7 +191,7 @@ def check(lang: str, catalog: Catalog, locales: Path = catalogs.LOCALES) -> list
 
     path = catalogs.po_path(lang, locales)
     if not has_terms(lang, locales):
-        return [Problem(path, None, "", f"termbase: {language_path(lang, locales)} is missing")]
+        return [Problem(path, None, "", f"termbase: {_shown(language_path(lang, locales))} is missing")]
     concepts, terms = load_concepts(locales), load_terms(lang, locales)
     problems: list[Any] = []
     for message in catalog:
