@@ -34,6 +34,7 @@ PERMALINK = pgettext("interface", "Permanent link")
 
 # Material's interface keys and their English text (material/templates/partials/languages/
 # en.html). Material already translates them; a catalog's translation replaces Material's.
+# "mariage.made_with" is the footer note Material never translates (overrides/partials/).
 THEME = {
     "action.skip": pgettext("interface", "Skip to content"),
     "clipboard.copy": pgettext("interface", "Copy to clipboard"),
@@ -65,6 +66,8 @@ THEME = {
     "select.language": pgettext("interface", "Select language"),
     "toc": pgettext("interface", "Table of contents"),
     "top": pgettext("interface", "Back to top"),
+    # Translators: the footer's note before the theme's name: "Made with Material for MkDocs".
+    "mariage.made_with": pgettext("interface", "Made with"),
 }
 
 

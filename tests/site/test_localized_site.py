@@ -27,16 +27,20 @@ COPY = ["rules", "locales", "templates", "examples", "docs", "overrides", "mkdoc
 LANGS = ["es", "pt", "fr", "it"]
 RANK = "rank letter"
 FIXTURE: dict[str, dict[tuple[str | None, str], str]] = {
-    "es": {(None, interface.DESCRIPTION): "Las reglas del Mariage, el juego de cartas para dos",
+    "es": {("interface", "Made with"): "Hecho con",
+           (None, interface.DESCRIPTION): "Las reglas del Mariage, el juego de cartas para dos",
            ("interface", interface.PERMALINK): "Enlace permanente"},
-    "pt": {(None, interface.DESCRIPTION): "As regras do Mariage, o jogo de cartas para dois",
+    "pt": {("interface", "Made with"): "Feito com",
+           (None, interface.DESCRIPTION): "As regras do Mariage, o jogo de cartas para dois",
            ("interface", interface.PERMALINK): "Ligação permanente",
            ("interface", "Initializing search"): "A inicializar a pesquisa",
            ("interface", "Type to start searching"): "Escreva para pesquisar"},
-    "fr": {(None, interface.DESCRIPTION): "Les règles du Mariage, le jeu de cartes à deux",
+    "fr": {("interface", "Made with"): "Conçu avec",
+           (None, interface.DESCRIPTION): "Les règles du Mariage, le jeu de cartes à deux",
            ("interface", interface.PERMALINK): "Lien permanent",
            (RANK, "K"): "R", (RANK, "Q"): "D", (RANK, "J"): "V"},
-    "it": {(None, interface.DESCRIPTION): "Le regole del Mariage, il gioco di carte per due",
+    "it": {("interface", "Made with"): "Realizzato con",
+           (None, interface.DESCRIPTION): "Le regole del Mariage, il gioco di carte per due",
            ("interface", interface.PERMALINK): "Link permanente",
            (RANK, "K"): "R", (RANK, "Q"): "D", (RANK, "J"): "F"},
 }
