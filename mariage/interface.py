@@ -44,9 +44,10 @@ THEME = {
     "footer.previous": pgettext("interface", "Previous"),
     "header": pgettext("interface", "Header"),
     "nav": pgettext("interface", "Navigation"),
+    # Translators: the name of the search box and dialog (Material's Spanish: "Búsqueda").
     "search": pgettext("interface", "Search"),
-    # Translators: the placeholder inside the empty search field.
-    "search.placeholder": pgettext("interface", "Search"),
+    # Translators: the placeholder inside the empty search field (Material's Spanish: "Buscar").
+    "search.placeholder": pgettext("interface search field", "Search"),
     "search.reset": pgettext("interface", "Clear"),
     "search.share": pgettext("interface", "Share"),
     # Translators: the theme's own label, which Material already translates; write yours where its wording is not the one your readers use (European Portuguese: "A inicializar a pesquisa").
@@ -69,6 +70,8 @@ THEME = {
     # Translators: the footer's note before the theme's name: "Made with Material for MkDocs".
     "mariage.made_with": pgettext("interface", "Made with"),
 }
+# The context of a theme string whose English text another one shares ("Search").
+CONTEXTS = {"search.placeholder": "interface search field"}
 
 
 def english(key: str) -> str:
@@ -78,7 +81,7 @@ def english(key: str) -> str:
 
 def translated(translations: NullTranslations, key: str) -> str | None:
     """A catalog's translation of a theme string, or None while it has none."""
-    text = str(translations.pgettext(CONTEXT, THEME[key]))
+    text = str(translations.pgettext(CONTEXTS.get(key, CONTEXT), THEME[key]))
     if text == THEME[key]:
         return None
     return text % {"one": 1} if "%(one)s" in THEME[key] else text
