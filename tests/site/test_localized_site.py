@@ -206,3 +206,11 @@ def test_each_language_has_its_own_description_and_permalink_title(built, lang):
 def test_the_description_msgid_is_mkdocs_site_description():
     config = (ROOT / "mkdocs.yml").read_text(encoding="utf-8")
     assert f"site_description: {interface.DESCRIPTION}\n" in config
+
+
+def test_doctests_keep_the_engines_notation(built):
+    """Code is code: a French page's doctest still shows Kc, not Rc."""
+    page = (built / "site/fr/examples/02-deal/index.html").read_text(encoding="utf-8")
+    code = " ".join(re.findall(r"<code[^>]*>(.*?)</code>", page, re.S))
+    assert "&#39;Kc&#39;" in code or "'Kc'" in code, code[:500]
+    assert "Rc" not in code
