@@ -27,7 +27,7 @@ from mkdocs.plugins import BasePlugin, event_priority
 from markupsafe import escape
 
 from mariage.engine.errors import MariageError
-from mariage.site import catalogs
+from mariage.site import catalogs, interface
 from mariage.site.pages import SiteSource
 from mariage.site.project import Project
 from mariage.site.generate import NAV_SECTIONS, generate, not_found_notes
@@ -75,6 +75,7 @@ class MariagePlugin(BasePlugin[MariageConfig]):
         self._command = "build"
         self._final_site: Path | None = None
         self._not_found: str | None = None
+        self._source: SiteSource | None = None
 
     def on_startup(self, *, command: str, dirty: bool) -> None:
         self._command = command
@@ -92,6 +93,7 @@ class MariagePlugin(BasePlugin[MariageConfig]):
             self._translate_nav(config, source)
             self._list_examples(config, pages)
             config.extra["mariage_not_found"] = not_found_notes(source)
+            self._localize_theme(config, source)
         except MariageError as exc:
             raise PluginError(f"mariage: {exc}") from None
         log.info("mariage: %d pages in %d languages generated and examples verified",
@@ -106,6 +108,9 @@ class MariagePlugin(BasePlugin[MariageConfig]):
 
     @event_priority(-200)   # after static-i18n's own on_post_page
     def on_post_page(self, output: str, *, page, config: MkDocsConfig) -> str:
+        i18n = config.plugins.get("i18n")
+        if self._source is not None and i18n is not None:
+            output = interface.localize_html(output, self._source, i18n.current_language)
         return fix_html(output)
 
     @event_priority(-200)
@@ -154,6 +159,15 @@ class MariagePlugin(BasePlugin[MariageConfig]):
             section = next(iter(entry.values())) if isinstance(entry, dict) else None
             if isinstance(section, list) and "examples/index.md" in section:
                 section.extend(n for n in names if n not in section)
+
+    def _localize_theme(self, config: MkDocsConfig, source: SiteSource) -> None:
+        """Each language's site description and the theme strings its catalog translates."""
+        self._source = source
+        config.extra["mariage_interface"] = interface.theme_strings(source)
+        i18n = config.plugins.get("i18n")
+        for language in getattr(i18n, "config", {}).get("languages", []) if i18n else []:
+            if language.locale != catalogs.SOURCE_LANGUAGE:
+                language.site_description = interface.description(source, language.locale)
 
     @staticmethod
     def _translate_nav(config: MkDocsConfig, source: SiteSource) -> None:

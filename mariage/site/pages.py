@@ -22,7 +22,7 @@ from jinja2 import (Environment, FileSystemLoader, StrictUndefined, TemplateErro
                     TemplateSyntaxError, UndefinedError)
 from markupsafe import Markup, escape
 
-from . import catalogs
+from . import catalogs, termbase
 from ..engine.errors import SourceError
 from ..engine.profile import Profile, load_profile
 from .project import Project
@@ -200,6 +200,8 @@ class SiteSource:
         if "catalog_stats" not in self.extra_context:
             self.extra_context["catalog_stats"] = [
                 catalogs.stats(lang, catalog=self.catalog(lang)) for lang in self.languages()[1:]]
+        if "terms" not in self.extra_context:
+            self.extra_context["terms"] = termbase.glossary_rows(self.languages(), self.locales)
         if "worked_example" not in self.extra_context:
             example = read_example(self.examples / f"{WORKED_EXAMPLE}.md", self.profile)
             self.extra_context["worked_example"] = claim_summary(example)

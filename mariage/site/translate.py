@@ -18,7 +18,7 @@ from pathlib import Path
 
 from babel.messages.frontend import CommandLineInterface
 
-from . import catalogs
+from . import catalogs, termbase
 from ..engine.errors import SourceError
 from .project import Project
 
@@ -151,6 +151,7 @@ def check(lang: str, locales: Path) -> list[Problem]:
             if extra:
                 problems.append(Problem(path, message.lineno, msgid,
                                         f"markup the source does not have: {extra[0]!r}"))
+    problems.extend(termbase.check(lang, catalog, locales))
     problems.extend(_pofilter(path, lines))
     return _unique(problems)
 

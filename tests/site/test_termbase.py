@@ -1,0 +1,197 @@
+"""The termbase: one term per game concept and language, held by `mariage catalogs check`."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+from babel.messages.catalog import Message
+
+from mariage.site import catalogs, termbase, translate
+from mariage.engine.errors import SourceError
+
+ROOT = Path(__file__).resolve().parents[2]
+LANGS = ["es", "pt", "fr", "it"]
+LOCALES = ROOT / "locales"
+
+# A made-up language: every concept gets a distinct stem, so that each case tests one rule.
+FIXTURE = {
+    "trick": ("baza", ["baza"]), "lead": ("salida", ["salid", "sale"]),
+    "follow_suit": ("asistir", ["asist"]), "beat": ("superar", ["super"]),
+    "trump_in": ("fallar", ["fall"]), "discard": ("descartarse", ["descart"]),
+    "stock": ("mazo", ["mazo"]), "indicator": ("muestra", ["muestra"]),
+    "close": ("cerrar", ["cerr", "cierr"]), "exhausted": ("agotado", ["agot"]),
+    "marriage": ("matrimonio", ["matrimonio"]), "declare": ("cantar", ["cant"]),
+    "claim": ("reclamar", ["reclam"]), "card_points": ("tantos", ["tanto"]),
+    "game_points": ("piedras", ["piedra"]), "closer": ("cerrador", ["cerrador"]),
+    "rate": ("tarifa", ["tarifa"]),
+}
+
+
+def fixture_yaml(overrides: dict[str, str] | None = None) -> str:
+    lines = [f'{cid}: {{term: "{term}", forms: {json.dumps(forms)}}}'
+             for cid, (term, forms) in FIXTURE.items()]
+    text = "\n".join(lines) + "\n"
+    for old, new in (overrides or {}).items():
+        assert old in text
+        text = text.replace(old, new)
+    return text
+
+
+@pytest.fixture
+def fixture_locales(tmp_path):
+    """locales/ copied, with the fixture termbase for Spanish."""
+    dest = tmp_path / "locales"
+    shutil.copytree(ROOT / "locales", dest)
+    termbase.language_path("es", dest).write_text(fixture_yaml(), encoding="utf-8")
+    return dest
+
+
+@pytest.fixture
+def concepts():
+    return termbase.load_concepts(LOCALES)
+
+
+@pytest.fixture
+def terms(fixture_locales):
+    return termbase.load_terms("es", fixture_locales)
+
+
+def test_the_source_termbase_lists_the_seventeen_concepts(concepts):
+    assert list(concepts) == list(termbase.CONCEPTS)
+    assert {c.id for c in concepts.values() if c.exclusive} >= {"declare", "claim"}
+    for concept in concepts.values():
+        assert "(R" in concept.definition, f"{concept.id}: the definition cites no ruling"
+
+
+# (English text, translation, expected finding fragments: empty = clean)
+CASES = [
+    ("You win the trick.", "Ganas la baza.", []),
+    ("You win the trick.", "Ganas la mano.", ["'trick'"]),
+    ("Tricks count.", "Las bazas cuentan.", []),                     # a stem matches inflections
+    ("TRICK", "BAZA", []),                                            # case is ignored
+    ("The trickster", "El tramposo", []),                             # whole English words only
+    ("She claims %(claim)s.", "Reclama %(claim)s.", []),
+    ("She claims %(claim)s.", "Canta %(claim)s.", ["'claim'", "'cantar' is reserved"]),
+    ("Declare the marriage.", "Canta el matrimonio.", []),
+    ("Declare the marriage.", "Reclama el matrimonio.", ["'declare'", "'reclamar' is reserved"]),
+    ("Show the pair for %(marriage)s points.", "Muestra la pareja.", []),  # a placeholder is no word
+    ("The stock is open.", "El mazo está abierto; nadie reclama.", ["'reclamar' is reserved"]),
+    ("Follow suit if you can.", "Asiste si puedes.", []),
+    ("Follow suit if you can.", "Sigue el palo si puedes.", ["'follow suit'"]),
+    ("The closer must claim.", "El cerrador debe reclamar.", []),
+    ("Game points add up.", "Las piedras se suman.", []),
+    ("Game points add up.", "Los puntos se suman.", ["'game points'"]),
+    ("superbly", "sin palabras", []),
+    ("It leads nowhere.", "No sale.", []),
+]
+
+
+@pytest.mark.parametrize("source,translation,expected", CASES)
+def test_the_check_of_one_message(concepts, terms, source, translation, expected):
+    found = termbase.findings(Message(source, translation), concepts, terms)
+    assert len(found) == len(expected), found
+    for fragment in expected:
+        assert any(fragment in f for f in found), (fragment, found)
+
+
+def test_plural_messages_are_checked_in_every_form(concepts, terms):
+    message = Message(("%(n)s trick", "%(n)s tricks"), ("%(n)s baza", "%(n)s manos"))
+    assert any("'trick'" in f for f in termbase.findings(message, concepts, terms))
+
+
+def _po_with(locales: Path, lang: str, msgid: str, msgstr: str) -> None:
+    path = catalogs.po_path(lang, locales)
+    text = path.read_text(encoding="utf-8")
+    old = f'msgid "{msgid}"\nmsgstr "'
+    assert old in text, msgid
+    start = text.index(old) + len(old)
+    end = text.index('"\n', start)
+    path.write_text(text[:start] + msgstr + text[end:], encoding="utf-8")
+
+
+def test_catalogs_check_reports_a_term_with_its_line(fixture_locales):
+    _po_with(fixture_locales, "es", "Marriages and the claim", "Matrimonios y el canto")
+    problems = [str(p) for p in translate.check("es", fixture_locales)
+                if "termbase" in str(p)]
+    assert any("messages.po:" in p and "'claim'" in p and "Marriages and the claim" in p
+               for p in problems), problems
+    assert any("'cantar' is reserved" in p for p in problems), problems
+
+
+def test_fuzzy_and_untranslated_messages_are_not_held_to_the_termbase(concepts, terms):
+    fuzzy = Message("You win the trick.", "Ganas la mano.", flags={"fuzzy"})
+    assert catalogs.state(fuzzy) == "fuzzy"
+    catalog = catalogs.read_catalog("es", LOCALES)
+    catalog[fuzzy.id] = fuzzy
+    catalog["Another trick."] = Message("Another trick.", "")
+    found = [p.msgid for p in termbase.check("es", catalog, ROOT / "locales")]
+    assert "You win the trick." not in found and "Another trick." not in found
+
+
+def test_a_catalog_without_a_termbase_is_reported(tmp_path):
+    dest = tmp_path / "locales"
+    shutil.copytree(ROOT / "locales", dest)
+    for lang in LANGS:
+        termbase.language_path(lang, dest).unlink(missing_ok=True)
+    problems = termbase.check("it", catalogs.read_catalog("it", dest), dest)
+    assert [str(p) for p in problems] == [
+        f"{catalogs.po_path('it', dest)}: termbase: {termbase.language_path('it', dest)} "
+        "is missing: msgid ''"]
+
+
+@pytest.mark.parametrize("old,new,line,key,reason", [
+    ('trick: {term: "baza"', 'trik: {term: "baza"', 1, "trik", "unknown concept"),
+    ('forms: ["mazo"]', 'forms: []', 7, "stock.forms", "non-empty list"),
+    ('forms: ["mazo"]', 'forms: ["Mazo"]', 7, "stock.forms", "lowercase"),
+    ('{term: "muestra", ', '{', 8, "indicator", "expected"),
+    ('{term: "matrimonio"', '{term: "<b>matrimonio</b>"', 11, "marriage.term", "plain text"),
+    ('rate: {term: "tarifa", forms: ["tarifa"]}\n', '', 1, None, "concepts missing: rate"),
+    ('stock: {term', 'stock: [{term', 8, None, "malformed YAML"),  # where the parser notices
+])
+def test_a_bad_termbase_names_file_line_and_key(fixture_locales, old, new, line, key, reason):
+    path = termbase.language_path("es", fixture_locales)
+    text = fixture_yaml()
+    assert old in text, old
+    path.write_text(text.replace(old, new), encoding="utf-8")
+    with pytest.raises(SourceError) as caught:
+        termbase.load_terms("es", fixture_locales)
+    error = caught.value
+    assert error.path == str(path) and reason in error.reason
+    assert error.line == line and error.key == key, (error.line, error.key, str(error))
+
+
+def test_a_repeated_concept_is_refused(fixture_locales):
+    path = termbase.language_path("es", fixture_locales)
+    path.write_text(fixture_yaml() + 'trick: {term: "x", forms: ["x"]}\n', encoding="utf-8")
+    with pytest.raises(SourceError, match="listed twice") as caught:
+        termbase.load_terms("es", fixture_locales)
+    assert caught.value.line == 18 and caught.value.key == "trick"
+
+
+def test_the_termbase_is_read_safely(fixture_locales):
+    path = termbase.language_path("es", fixture_locales)
+    path.write_text("trick: !!python/object/apply:os.system ['true']\n", encoding="utf-8")
+    with pytest.raises(SourceError, match="malformed YAML"):
+        termbase.load_terms("es", fixture_locales)
+
+
+def test_the_glossary_shows_each_languages_term(fixture_locales):
+    rows = {r["id"]: r for r in termbase.glossary_rows(["en", "es", "fr"], fixture_locales)}
+    assert rows["claim"]["en"] == "claim" and rows["claim"]["es"] == "reclamar"
+    assert rows["declare"]["es"] == "cantar"
+    if not termbase.has_terms("fr", fixture_locales):
+        assert rows["claim"]["fr"] is None
+
+
+def test_every_language_with_a_catalog_has_a_termbase():
+    have = [lang for lang in LANGS if termbase.has_terms(lang, LOCALES)]
+    assert have == LANGS, f"termbase missing for {sorted(set(LANGS) - set(have))}"
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_each_shipped_catalog_follows_its_termbase(lang):
+    problems = termbase.check(lang, catalogs.read_catalog(lang, LOCALES), LOCALES)
+    assert not problems, "\n".join(map(str, problems[:10]))
