@@ -30,7 +30,7 @@ def test_every_reference_page_exists_in_every_language():
 def test_the_figures_are_the_profiles():
     pages = _english()
     # 4 aces x 11 + 4 tens x 10 = 84 of 120 (R1); 52 - 32 = 20 cards taken out (2 to 6).
-    assert "The 8 of them hold 84 of the 120 card points" in pages["strategy.md"]
+    assert "These 8 cards hold 84 of the 120 card points" in pages["strategy.md"]
     assert "take out the 6, 5, 4, 3, 2 of every suit: 20 cards in all" in pages["at-the-table.md"]
     card = pages["quick-reference.md"]
     assert "| Card points | 11 | 10 | 4 | 3 | 2 | 0 | 0 | 0 |" in card
@@ -43,7 +43,7 @@ def test_a_changed_profile_changes_the_figures(profile_with):
     source = SiteSource(profile=load_profile(_bigger_ace(profile_with)))
     pages = _english(source)
     # 4 x 12 + 4 x 10 = 88 of 124.
-    assert "The 8 of them hold 88 of the 124 card points" in pages["strategy.md"]
+    assert "These 8 cards hold 88 of the 124 card points" in pages["strategy.md"]
     assert "124 card points in all, 88 of them" in pages["quick-reference.md"]
 
 
