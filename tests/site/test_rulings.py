@@ -160,3 +160,17 @@ def test_every_link_to_a_ruling_lands_on_its_anchor(built):
 def test_each_rulings_page_has_an_anchor_per_ruling(built, lang):
     ids = sitehtml.read(built / f"{lang}rulings/index.html").ids
     assert {f"r{i}" for i in range(1, 20)} <= ids
+
+
+def test_the_rulings_pages_state_the_same_numbers_in_every_language():
+    import re
+    source = SiteSource()
+    from mariage.site.pages import render_site
+    pages = {p.lang: p.text for p in add_rulings_pages(render_site(source), source)
+             if p.path == "rulings.md"}
+
+    def numbers(text):
+        text = re.sub(r"<[^>]+>|\([^)]*\.md#[^)]*\)|\{#r\d+\}|\bR\d+\b", " ", text)
+        return sorted(re.findall(r"(?<![\w.])\d+(?![\d])", text))
+    for lang, text in pages.items():
+        assert numbers(text) == numbers(pages["en"]), lang
