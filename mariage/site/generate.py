@@ -18,6 +18,7 @@ from ..engine.errors import MariageError, SourceError
 from .examples import WORKED_EXAMPLE, Example, all_examples, claim_summary, verify
 from .pages import (RenderedPage, SiteSource, base_context, error_line, render, render_site,
                     write_pages)
+from .rulings import add_rulings_pages
 
 _ = lambda message: message  # noqa: E731 - marks navigation titles for extraction
 
@@ -104,6 +105,6 @@ def generate(out: Path, source: SiteSource, static: Path | None = None) -> list[
     examples = all_examples(source.examples, profile=source.profile)
     if WORKED_EXAMPLE not in {e.name for e in examples}:
         raise SourceError(source.examples, f"the worked example {WORKED_EXAMPLE}.md is missing")
-    pages = render_site(source, [_example_renderer(examples)])
+    pages = add_rulings_pages(render_site(source, [_example_renderer(examples)]), source)
     write_pages(pages, out, static)
     return pages

@@ -194,7 +194,8 @@ class SiteSource:
         return catalogs.languages(self.locales)
 
     def context(self) -> dict[str, Any]:
-        """Site-wide values: the catalogs' status and the numbers of section 07's example."""
+        """Site-wide values: the catalogs' status, the numbers of section 07's example and the
+        score sheet's game."""
         from .examples import WORKED_EXAMPLE, claim_summary, read_example
 
         if "catalog_stats" not in self.extra_context:
@@ -202,6 +203,9 @@ class SiteSource:
                 catalogs.stats(lang, catalog=self.catalog(lang)) for lang in self.languages()[1:]]
         if "terms" not in self.extra_context:
             self.extra_context["terms"] = termbase.glossary_rows(self.languages(), self.locales)
+        if "score_sheet" not in self.extra_context:
+            from .tables import SCORE_SHEET, score_sheet
+            self.extra_context["score_sheet"] = score_sheet(self.examples / SCORE_SHEET, self.profile)
         if "worked_example" not in self.extra_context:
             example = read_example(self.examples / f"{WORKED_EXAMPLE}.md", self.profile)
             self.extra_context["worked_example"] = claim_summary(example)
