@@ -47,20 +47,25 @@ class Deal:
     def _deal(self) -> None:
         first = self.players.index(self.dealer) ^ 1     # R3: the non-dealer gets the first packet
         held = [0, 0]
-        pos = 0
-        for packet in self.profile.deal.packets:
+        pos, turned, at = 0, self.profile.deal.indicator_round, None
+        for round_, packet in enumerate(self.profile.deal.packets):
+            if round_ == turned:                     # the indicator is turned between packets
+                at, pos = pos, pos + 1
             for seat in (first, first ^ 1):
                 held[seat] |= mask_of(self.order[pos:pos + packet])
                 pos += packet
-        self.indicator = self.order[pos]
+        if at is None:
+            at, pos = pos, pos + 1
+        self.indicator = self.order[at]
         self.trump = self.deck.suit_of[self.indicator]
         self._face_up = self.indicator     # the card lying face up: the 7 after an exchange
         # The stock pops from the end: drawing order reversed, the indicator drawn last.
-        self._stock = [self.indicator] + self.order[pos + 1:][::-1]
+        self._stock = [self.indicator] + self.order[pos:][::-1]
         self._held = held
         self._won = [0, 0]
         self._card_points = [0, 0]
         self._bonus = [0, 0]
+        self._pending = [0, 0]             # R12 option: marriages that count once a trick is won
         self._tricks = [0, 0]
         self._declared = 0                 # suits whose marriage was declared (bit per suit)
         self._leader = first               # R5

@@ -31,10 +31,16 @@ class HandEnd(Deal):
         assert self._last_winner is not None
         self._bonus[self._last_winner] += self.profile.bonuses.last_trick   # R17
         a, b = self.points(self.players[0]), self.points(self.players[1])
-        if a == b:
+        options = self.profile.options
+        if options.natural_end == "last_trick_wins":
+            winner: int | None = self._last_winner
+        elif a != b:
+            winner = 0 if a > b else 1
+        else:
+            winner = self.players.index(self.dealer) ^ 1 if options.natural_tie == "non_dealer" else None
+        if winner is None:
             self._finish(End.EXHAUSTED, None, 0, "R17")
         else:
-            winner = 0 if a > b else 1
             self._finish(End.EXHAUSTED, winner, self._rate(winner ^ 1), "R17")
 
     def _rate(self, loser: int) -> int:

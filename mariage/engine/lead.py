@@ -10,8 +10,8 @@ from .outcome import End
 
 class LeadOptions(HandEnd):
     def _trump_seven(self) -> int:
-        # R10 names the 7 of trumps: the lowest rank of the trump suit.
-        return self.deck.card_of(self.deck.ranks[-1], self.trump)
+        # R10 names the 7 of trumps: the lowest rank of the trump suit the profile deals.
+        return self.deck.card_of(self.profile.deck.lowest_rank, self.trump)
 
     def _can_exchange(self, seat: int) -> str | None:
         """None when the R10 exchange is allowed, else why not."""
@@ -19,8 +19,10 @@ class LeadOptions(HandEnd):
             return "the exchange comes before closing and before a marriage"
         if not self.stock_open:
             return "the stock must be open"
-        if not self._tricks[seat]:
+        if not self._tricks[seat] and self.profile.options.exchange_needs_trick:
             return "the exchange needs a trick won this hand"
+        if len(self._stock) < self.profile.options.exchange_min_stock:
+            return f"the exchange needs {self.profile.options.exchange_min_stock} or more cards in the stock"
         if not self._held[seat] >> self._trump_seven() & 1:
             return f"{self.players[seat]} does not hold {self.deck.card(self._trump_seven())}"
         return None
@@ -42,7 +44,7 @@ class LeadOptions(HandEnd):
             return "one marriage per lead"
         if not self.stock_open:
             return "closing or exhausting the stock ends all declarations"
-        if not self._tricks[seat]:
+        if not self._tricks[seat] and self.profile.options.marriage_before_trick == "forbidden":
             return "a marriage needs a trick won this hand"
         if self._declared >> suit & 1:
             return f"the marriage in {self.deck.suit_info[self.deck.suits[suit]].name} was already declared"
@@ -68,7 +70,11 @@ class LeadOptions(HandEnd):
     def _do_marriage(self, seat: int, arg: str | None) -> None:
         suit = self.deck.suit_index(arg or "")
         self._refuse("R12", self._can_marry(seat, suit))
-        self._bonus[seat] += self.profile.marriage_bonus(suit == self.trump)
+        bonus = self.profile.marriage_bonus(suit == self.trump)
+        if self._tricks[seat]:
+            self._bonus[seat] += bonus
+        else:                                   # counts once a trick is won (R12 option)
+            self._pending[seat] += bonus
         self._declared |= 1 << suit
         self._marriage_suit = suit
         self._step = MARRIED
@@ -86,6 +92,8 @@ class LeadOptions(HandEnd):
             assert self._closed_state is not None
             if correct:
                 self._finish(End.CLAIM, seat, self._rate_of(*self._closed_state), "R18")
+            elif self.profile.options.closer_false_claim == "false_claim":
+                self._finish(End.FALSE_CLAIM, other, rates.false_claim, "R16")
             else:
                 self._finish(End.FALSE_CLAIM, other, self._closer_penalty(), "R18")
         elif correct:

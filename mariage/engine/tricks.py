@@ -28,7 +28,7 @@ class TrickPlay(Deal):
         deck, led = self.deck, self._led                # R9
         same = held & deck.suit_mask[deck.suit_of[led]]
         if same:
-            return (same & deck.stronger[led]) or same
+            return ((same & deck.stronger[led]) or same) if self.profile.options.strict_play_must_beat else same
         return (held & deck.suit_mask[self.trump]) or held
 
     def _do_play(self, seat: int, arg: str | None) -> None:
@@ -62,6 +62,9 @@ class TrickPlay(Deal):
         self._won[winner] |= (1 << led) | (1 << card)
         self._card_points[winner] += deck.points[led] + deck.points[card]
         self._tricks[winner] += 1
+        if self._pending[winner]:                       # R12 option: the marriage now counts
+            self._bonus[winner] += self._pending[winner]
+            self._pending[winner] = 0
         self._led, self._leader, self._last_winner = None, winner, winner
         self.trick_number += 1
         if self.stock_open:                              # R8: winner draws first

@@ -41,20 +41,25 @@ def all_cards(profile: Profile) -> list[str]:
 
 class Model:
     def __init__(self, deck: list[str], dealer: str, profile: Profile) -> None:
-        self.rules = profile
+        self.rules, self.options, self.dealer = profile, profile.options, dealer
         nd = other(dealer)
         self.held: dict[str, set[str]] = {nd: set(), dealer: set()}
-        at = 0
-        for packet in profile.deal.packets:                                  # R3
+        rest, indicator = list(deck), None
+        turned = profile.deal.indicator_after or len(profile.deal.packets)
+        for round_, packet in enumerate(profile.deal.packets):               # R3
+            if round_ == turned:
+                indicator = rest.pop(0)
             for p in (nd, dealer):
-                self.held[p] |= set(deck[at:at + packet])
-                at += packet
-        self.trump = deck[at][-1]
-        self.stock = deck[at + 1:] + [deck[at]]      # drawing order, indicator last (R3)
+                self.held[p] |= set(rest[:packet])
+                del rest[:packet]
+        indicator = indicator or rest.pop(0)
+        self.trump = indicator[-1]
+        self.stock = rest + [indicator]              # drawing order, indicator last (R3)
         self.leader, self.led = nd, None             # R5
         self.won = {p: set() for p in PLAYERS}
         self.tricks = {p: 0 for p in PLAYERS}
         self.bonus = {p: 0 for p in PLAYERS}
+        self.pending = {p: 0 for p in PLAYERS}       # marriages waiting for a trick (R12 option)
         self.declared: set[str] = set()
         self.exchanged = self.married = False         # this lead
         self.marriage_suit: str | None = None
@@ -89,14 +94,16 @@ class Model:
         out = {f"{p} claim"}                                                  # R14
         seven = self.rules.deck.ranks[-1] + self.trump                       # the lowest trump
         won_one = self.tricks[p] > 0
-        if not self.exchanged and not self.married and self.stock_open and won_one \
-                and seven in self.held[p]:
+        may_exchange = won_one or not self.options.exchange_needs_trick
+        if not self.exchanged and not self.married and self.stock_open and may_exchange \
+                and len(self.stock) >= self.options.exchange_min_stock and seven in self.held[p]:
             out.add(f"{p} exchange")                                          # R10
         closing = self.rules.closing
         if not self.married and self.stock_open and self.trick_number >= closing.min_trick \
                 and len(self.stock) >= closing.min_stock:
             out.add(f"{p} close")                                             # R11
-        if not self.married and self.stock_open and won_one:                  # R12
+        may_marry = won_one or self.options.marriage_before_trick == "counts_later"
+        if not self.married and self.stock_open and may_marry:                # R12
             for s in (suit.code for suit in self.rules.deck.suits):
                 if s not in self.declared and {"K" + s, "Q" + s} <= self.held[p]:
                     out.add(f"{p} marriage {s}")
@@ -112,6 +119,8 @@ class Model:
             return set(hand)
         led = self.led
         same = {c for c in hand if c[-1] == led[-1]}                          # R9
+        if same and not self.options.strict_play_must_beat:
+            return same
         if same:
             return {c for c in same if self.rank_of(c) < self.rank_of(led)} or same
         return {c for c in hand if c[-1] == self.trump} or set(hand)
@@ -139,6 +148,8 @@ class Model:
         winner = p if self.beats(card, self.led) else self.leader
         self.won[winner] |= {card, self.led}
         self.tricks[winner] += 1
+        self.bonus[winner] += self.pending[winner]
+        self.pending[winner] = 0
         self.led, self.leader, self.last_winner = None, winner, winner
         self.trick_number += 1
         if self.stock_open:                                                   # R8
@@ -159,7 +170,11 @@ class Model:
 
     def do_marriage(self, p: str, suit: str) -> None:
         bonuses = self.rules.bonuses
-        self.bonus[p] += bonuses.trump_marriage if suit == self.trump else bonuses.marriage
+        bonus = bonuses.trump_marriage if suit == self.trump else bonuses.marriage
+        if self.tricks[p]:
+            self.bonus[p] += bonus
+        else:
+            self.pending[p] += bonus
         self.declared.add(suit)
         self.marriage_suit = suit
         self.married = True
@@ -187,6 +202,8 @@ class Model:
         elif p == self.closer:
             if correct:
                 self.end("claim", p, self.rate(*self.recorded), "R18")
+            elif self.options.closer_false_claim == "false_claim":
+                self.end("false_claim", o, self.rules.rates.false_claim, "R16")
             else:
                 self.end("false_claim", o, self.penalty(), "R18")
         elif correct:
@@ -200,11 +217,16 @@ class Model:
             return
         self.bonus[self.last_winner] += self.rules.bonuses.last_trick         # R17
         a, b = self.points("A"), self.points("B")
-        if a == b:
+        if self.options.natural_end == "last_trick_wins":
+            w = self.last_winner
+        elif a == b and self.options.natural_tie == "non_dealer":
+            w = other(self.dealer)
+        elif a == b:
             self.end("exhausted", None, 0, "R17")
+            return
         else:
             w = "A" if a > b else "B"
-            self.end("exhausted", w, self.rate(self.points(other(w)), self.tricks[other(w)] > 0),
+        self.end("exhausted", w, self.rate(self.points(other(w)), self.tricks[other(w)] > 0),
                      "R17")
 
     def end(self, kind: str, winner: str | None, game_points: int, ruling: str) -> None:
@@ -329,13 +351,13 @@ def sweep_actions(hand: Hand, legal: set[str]) -> None:
 # The tests, under every profile
 
 RULES = {path.stem: load_profile(path) for path in PROFILES}
-CHUNKS, PER_CHUNK = 4, 400           # 1600 seeded hands per profile against the model
+CHUNKS, PER_CHUNK = 2, 400           # 800 seeded hands per profile against the model
 
 
 @pytest.mark.parametrize("name", RULES)
 @pytest.mark.parametrize("chunk", range(CHUNKS))
 def test_r1_r18_random_hands_agree_with_the_rules_model(chunk, name):
-    """R1-R18: 1600 seeded random hands per profile: invariants and the reference model after
+    """R1-R18: 800 seeded random hands per profile: invariants and the reference model after
     every action."""
     ends = set()
     for seed in range(chunk * PER_CHUNK, (chunk + 1) * PER_CHUNK):
@@ -346,15 +368,15 @@ def test_r1_r18_random_hands_agree_with_the_rules_model(chunk, name):
 @pytest.mark.parametrize("name", RULES)
 @pytest.mark.parametrize("chunk", range(2))
 def test_r5_r14_every_legal_action_applies_and_every_other_is_refused(chunk, name):
-    """R5-R14: in 150 seeded hands per profile, at every step every well-formed action (both
+    """R5-R14: in 80 seeded hands per profile, at every step every well-formed action (both
     players, all cards and verbs) is tried: the legal ones apply, the others raise
     IllegalActionError."""
-    for seed in range(10_000 + chunk * 75, 10_000 + (chunk + 1) * 75):
+    for seed in range(10_000 + chunk * 40, 10_000 + (chunk + 1) * 40):
         run_hand(seed, RULES[name], sweep=True)
 
 
 @pytest.mark.parametrize("name", RULES)
-@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow,
+@settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow,
           HealthCheck.function_scoped_fixture])
 @given(st.integers(min_value=0, max_value=2**32 - 1))
 def test_r1_r18_hypothesis_hands(name, seed):
