@@ -146,6 +146,7 @@ class Ruling(Strict):
 
 class Profile(Strict):
     name: str
+    names: list[str] = Field(default_factory=list)   # what the game is called where it is played
     players: list[str] = Field(min_length=2, max_length=2)
     deck: Deck
     deal: Deal

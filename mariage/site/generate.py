@@ -18,10 +18,11 @@ from ..engine.errors import MariageError, SourceError
 from .examples import WORKED_EXAMPLE, Example, all_examples, claim_summary, verify
 from .pages import (RenderedPage, SiteSource, base_context, error_line, render, render_site,
                     write_pages)
+from .variants import variant_renderer
 
 _ = lambda message: message  # noqa: E731 - marks navigation titles for extraction
 
-NAV_SECTIONS = [_("Tutorial"), _("Worked examples"), _("Reference")]
+NAV_SECTIONS = [_("Tutorial"), _("Worked examples"), _("Variants"), _("Reference")]
 NOT_FOUND = _("This page does not exist. Start again from the home page:")
 HOME = _("Mariage, the rules")
 
@@ -56,6 +57,8 @@ def _example_renderer(examples: list[Example]):
         for example in examples:
             extra = {"position_at": example.hand, "example": example,
                      "claim_summary": _maybe_claim(example)}
+            if example.variant:                 # its narrative's numbers are its profile's
+                extra["rules"] = example.profile.as_context()
             try:
                 if example.name not in compiled:
                     compiled[example.name] = env.from_string(example.body)
@@ -104,6 +107,7 @@ def generate(out: Path, source: SiteSource, static: Path | None = None) -> list[
     examples = all_examples(source.examples, profile=source.profile)
     if WORKED_EXAMPLE not in {e.name for e in examples}:
         raise SourceError(source.examples, f"the worked example {WORKED_EXAMPLE}.md is missing")
-    pages = render_site(source, [_example_renderer(examples)])
+    pages = render_site(source, [_example_renderer(examples),
+                                 variant_renderer(source.profile, source.root, examples)])
     write_pages(pages, out, static)
     return pages

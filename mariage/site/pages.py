@@ -200,6 +200,10 @@ class SiteSource:
         if "catalog_stats" not in self.extra_context:
             self.extra_context["catalog_stats"] = [
                 catalogs.stats(lang, catalog=self.catalog(lang)) for lang in self.languages()[1:]]
+        if "variants" not in self.extra_context:
+            from .variants import summaries
+
+            self.extra_context["variants"] = summaries(self.profile, self.root)
         if "worked_example" not in self.extra_context:
             example = read_example(self.examples / f"{WORKED_EXAMPLE}.md", self.profile)
             self.extra_context["worked_example"] = claim_summary(example)
