@@ -104,6 +104,10 @@ def _named_profile(path: Path, name: object) -> Profile:
     if not isinstance(name, str) or not name.endswith(".yaml"):
         raise SourceError(path, "profile: name a profile file, e.g. rules/variants/schnapsen.yaml",
                           line=2)
+    if not (path.parent.parent / name).is_file():
+        raise SourceError(path, f"profile: no file {name} in the project", line=2,
+                          hint="name a profile file relative to the project, e.g. "
+                          "rules/variants/schnapsen.yaml")
     return load_profile(path.parent.parent / name)
 
 
