@@ -84,9 +84,8 @@ def verify_examples(source: SiteSource, example: Example) -> int:
     languages = source.languages()
     renderer = _example_renderer([example])
     for lang in languages:
-        with source.language(lang):
-            renderer(source.environment(),
-                     base_context(source.profile, lang, languages) | source.context())
+        with source.language(lang):   # examples need no site-wide values: any profile will do
+            renderer(source.environment(), base_context(source.profile, lang, languages))
     return len(languages)
 
 

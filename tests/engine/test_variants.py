@@ -183,3 +183,18 @@ def _with_options(min_trick: int | None = None, last_trick: int | None = None, *
     if last_trick is not None:
         update["bonuses"] = profile.bonuses.model_copy(update={"last_trick": last_trick})
     return profile.model_copy(update=update)
+
+
+def test_every_command_takes_a_variant_profile():
+    from helpers import run_mariage
+
+    record = ('{"dealer": "A", "deck": ' + str(SCHNAPSEN_DECK).replace("'", '"') +
+              ', "actions": ["B exchange", "B close"]}')
+    run = run_mariage("--profile", str(VARIANTS / "schnapsen.yaml"), "replay", "-", stdin=record)
+    assert run.returncode == 0, run.stderr
+    assert '"to_act": "B"' in run.stdout
+    teaching = run_mariage("replay", "-", stdin=record)        # 20 cards are not a Mariage deck
+    assert teaching.returncode == 1 and "R1/R4" in teaching.stdout
+    run = run_mariage("--profile", str(VARIANTS / "schnapsen.yaml"), "examples",
+                      "schnapsen-jack-exchange")
+    assert run.returncode == 0 and "1 passed, 0 failed" in run.stdout
