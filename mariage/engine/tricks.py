@@ -44,8 +44,10 @@ class TrickPlay(Deal):
             suit = self.deck.suits[self._marriage_suit or 0]
             return "R12", f"after declaring the marriage, lead its K{suit} or Q{suit}"
         led = self.deck.card(self._led)
+        duty = "follow suit and beat if able" if self.profile.options.strict_play_must_beat \
+            else "follow suit if able"
         return "R9", (f"with the stock exhausted or closed, {self.deck.card(card)} may not answer "
-                      f"{led}: follow suit and beat if able, else trump if able")
+                      f"{led}: {duty}, else trump if able")
 
     def _play(self, card: int) -> None:
         """Play a legal card (the fast path random play uses too)."""

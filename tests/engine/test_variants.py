@@ -7,7 +7,7 @@ import pytest
 import yaml
 
 from conftest import ROOT
-from engine.conftest import build_deck, legal_options, legal_plays, play
+from engine.conftest import build_deck, legal_options, legal_plays, play, refused
 from mariage import Hand
 from mariage.engine.errors import ProfileError
 from mariage.engine.notation import replay_hand
@@ -106,6 +106,8 @@ def test_house_rules_strict_play_without_the_duty_to_beat():
     assert "B close" not in legal_options(teaching)        # R11: trick 2 on
     play(house, "B close", "B play 8c")
     assert legal_plays(house) == {"Ac", "7c"}              # follow suit; beating is not required
+    error = refused(house, "A play 7h", "R9")
+    assert "follow suit if able, else trump if able" in str(error)
 
 
 def test_house_rules_exchange_without_a_trick_and_no_last_trick_bonus():
