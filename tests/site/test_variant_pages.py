@@ -106,3 +106,14 @@ def test_differences_compare_key_by_key():
     closing = teaching.closing.model_copy(update={"min_trick": 3})
     changed = teaching.model_copy(update={"closing": closing})
     assert differences(teaching, changed) == [{"key": "closing.min_trick", "base": 2, "variant": 3}]
+
+
+def test_every_variant_page_states_the_same_numbers_in_every_language(site):
+    import re
+
+    def numbers(text):
+        text = re.sub(r"<[^>]+>|\(R\d+\)|\bR\d+\b", " ", text)
+        return sorted(re.findall(r"(?<![\w.])\d+(?![\d])", text))
+    for (lang, path), text in site.items():
+        if path.startswith("variants/") and lang != "en":
+            assert numbers(text) == numbers(site[("en", path)]), f"{lang}/{path}"
