@@ -66,6 +66,7 @@ def _home_link(root: str, lang: str) -> str:
 class MariageConfig(Config):
     profile = c.Type(str, default="rules/mariage.yaml")
     locales = c.Type(str, default="locales")
+    examples = c.Type(str, default="examples")
     generated = c.Type(str, default=".cache/docs")
     watch = c.ListOfItems(c.Type(str), default=["rules", "locales", "templates", "examples", "docs"])
 
@@ -88,7 +89,8 @@ class MariagePlugin(BasePlugin[MariageConfig]):
         try:
             # The project is the folder of this mkdocs.yml; its loaded sources go down to every
             # stage, so pages and doctests use this build's profile and catalogs.
-            source = SiteSource.of(Project.at(root, self.config.profile, self.config.locales))
+            source = SiteSource.of(Project.at(root, self.config.profile, self.config.locales,
+                                              self.config.examples))
             pages = generate(out, source, static=static)
             self._translate_nav(config, source)
             self._list_examples(config, pages)

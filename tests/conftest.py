@@ -9,6 +9,10 @@ import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 PROFILE = ROOT / "rules" / "mariage.yaml"
+# Every profile the engine and the pages are tested under: the teaching profile, the test
+# profile whose values are all distinct, and each variant beside the teaching profile.
+DISTINCT = ROOT / "tests" / "profiles" / "distinct.yaml"
+PROFILES = [PROFILE, DISTINCT, *sorted((ROOT / "rules" / "variants").glob("*.yaml"))]
 
 
 def altered(text: str, old: str, new: str) -> str:

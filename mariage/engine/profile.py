@@ -53,6 +53,11 @@ class Deck(Strict):
     def size(self) -> int:
         return len(self.suits) * len(self.ranks)
 
+    @property
+    def lowest_rank(self) -> str:
+        """The weakest rank dealt: its trump is the card R10 exchanges (7, 9 or J)."""
+        return self.ranks[-1]
+
     @model_validator(mode="after")
     def _consistent(self) -> "Deck":
         if len({s.code for s in self.suits}) != len(self.suits):
@@ -63,6 +68,8 @@ class Deck(Strict):
             raise _fail("card_points", f"card_points must give exactly the ranks {self.ranks}")
         if any(v < 0 for v in self.card_points.values()):
             raise _fail("card_points", "card points cannot be negative")
+        if not {"K", "Q"} <= set(self.ranks):
+            raise _fail("ranks", "ranks must include K and Q, the cards of a marriage (R12)")
         total = sum(self.card_points.values()) * len(self.suits)
         if total != self.total_points:
             raise _fail("card_points", f"card points sum to {total} over the deck, "
@@ -74,13 +81,23 @@ class Deal(Strict):
     packets: list[int] = Field(min_length=1)
     hand_size: int = PositiveInt
     stock_size: int = PositiveInt
+    # R3: how many rounds of packets go out before the indicator is turned (Schnapsen: 1 of 2)
+    indicator_after: int | None = Field(default=None, gt=0, strict=True)
 
     @model_validator(mode="after")
     def _consistent(self) -> "Deal":
         if any(p <= 0 for p in self.packets) or sum(self.packets) != self.hand_size:
             raise _fail("packets", f"packets {self.packets} must be positive and add up to "
                         f"hand_size {self.hand_size}")
+        if self.indicator_after is not None and self.indicator_after > len(self.packets):
+            raise _fail("indicator_after", f"indicator_after must be at most the "
+                        f"{len(self.packets)} rounds of packets")
         return self
+
+    @property
+    def indicator_round(self) -> int:
+        """Rounds of packets dealt before the indicator: all of them unless the profile says."""
+        return len(self.packets) if self.indicator_after is None else self.indicator_after
 
 
 class Thresholds(Strict):
@@ -109,6 +126,18 @@ class Rates(Strict):
     closer_failed_no_trick: int = Points
 
 
+class Options(Strict):
+    """Switches for the rulings the games of the family settle differently. The defaults are the
+    teaching profile's rulings, so a profile names only the switches it turns."""
+    exchange_needs_trick: bool = True                 # R10: a trick won before the exchange
+    exchange_min_stock: int = Field(default=1, gt=0, strict=True)  # R10: cards left in the stock
+    marriage_before_trick: Literal["forbidden", "counts_later"] = "forbidden"   # R12
+    strict_play_must_beat: bool = True                 # R9: beat the led card when able
+    natural_end: Literal["higher_total", "last_trick_wins"] = "higher_total"    # R17
+    natural_tie: Literal["nobody", "non_dealer"] = "nobody"                      # R17
+    closer_false_claim: Literal["closer_failed", "false_claim"] = "closer_failed"  # R18
+
+
 class Ruling(Strict):
     id: str = Field(pattern=r"^R[1-9][0-9]*$")
     topic: str
@@ -117,6 +146,7 @@ class Ruling(Strict):
 
 class Profile(Strict):
     name: str
+    names: list[str] = Field(default_factory=list)   # what the game is called where it is played
     players: list[str] = Field(min_length=2, max_length=2)
     deck: Deck
     deal: Deal
@@ -124,6 +154,7 @@ class Profile(Strict):
     bonuses: Bonuses
     closing: Closing
     rates: Rates
+    options: Options = Field(default_factory=Options)
     rulings: list[Ruling]
     source: str = Field(default="", exclude=True)
 
@@ -161,6 +192,7 @@ class Profile(Strict):
         """The profile as plain data for templates (keys as in the YAML file)."""
         data = self.model_dump()
         data["deck"]["size"] = self.deck.size
+        data["deck"]["lowest_rank"] = self.deck.lowest_rank
         return data
 
 

@@ -21,12 +21,13 @@ import yaml
 from ..engine.errors import MariageError, SourceError
 from ..engine.hand import Hand
 from ..engine.notation import ReplayError, replay_hand
-from ..engine.profile import Profile, default_profile
+from ..engine.profile import Profile, default_profile, load_profile
 from .project import Project
 
 FRONT_MATTER = re.compile(r"\A---\n(.*?\n)---\n", re.S)
 CODE_BLOCK = re.compile(r"^```python\n(.*?)^```", re.S | re.M)
 META_KEYS = {"section", "dealer", "deck", "actions"}
+OPTIONAL_KEYS = {"actions", "profile"}       # profile: a variant's file, e.g. rules/variants/schnapsen.yaml
 WORKED_EXAMPLE = "07-marriage-claim"      # the example that section 07 of the tutorial teaches
 
 
@@ -41,6 +42,11 @@ class Example:
     @property
     def section(self) -> str:
         return str(self.meta["section"])
+
+    @property
+    def variant(self) -> str | None:
+        """The stem of the variant profile the example names (None: the build's profile)."""
+        return Path(self.meta["profile"]).stem if "profile" in self.meta else None
 
     @property
     def actions(self) -> list[str]:
@@ -83,11 +89,26 @@ def read_example(path: Path, profile: Profile | None = None) -> Example:
         mark = getattr(exc, "problem_mark", None)
         raise SourceError(path, f"malformed front matter: {getattr(exc, 'problem', exc)}",
                           line=mark.line + 2 if mark else None) from None
-    if not isinstance(meta, dict) or META_KEYS - {"actions"} - set(meta) or set(meta) - META_KEYS:
-        raise SourceError(path, f"front matter needs exactly the keys {', '.join(sorted(META_KEYS))}",
-                          line=2)
+    if not isinstance(meta, dict) or META_KEYS - OPTIONAL_KEYS - set(meta) \
+            or set(meta) - META_KEYS - OPTIONAL_KEYS:
+        raise SourceError(path, f"front matter needs the keys {', '.join(sorted(META_KEYS))} "
+                          f"(and optionally profile)", line=2)
     body = "\n" * match.group(0).count("\n") + text[match.end():]
+    if "profile" in meta:                    # a variant's example plays under its own profile
+        profile = _named_profile(path, meta["profile"])
     return Example(path.stem, path, meta, body, profile or default_profile())
+
+
+def _named_profile(path: Path, name: object) -> Profile:
+    """The profile an example names, relative to the project holding examples/."""
+    if not isinstance(name, str) or not name.endswith(".yaml"):
+        raise SourceError(path, "profile: name a profile file, e.g. rules/variants/schnapsen.yaml",
+                          line=2)
+    if not (path.parent.parent / name).is_file():
+        raise SourceError(path, f"profile: no file {name} in the project", line=2,
+                          hint="name a profile file relative to the project, e.g. "
+                          "rules/variants/schnapsen.yaml")
+    return load_profile(path.parent.parent / name)
 
 
 def all_examples(folder: Path, profile: Profile | None = None) -> list[Example]:

@@ -19,10 +19,11 @@ from .examples import WORKED_EXAMPLE, Example, all_examples, claim_summary, veri
 from .pages import (RenderedPage, SiteSource, base_context, error_line, render, render_site,
                     write_pages)
 from .rulings import add_rulings_pages
+from .variants import variant_renderer
 
 _ = lambda message: message  # noqa: E731 - marks navigation titles for extraction
 
-NAV_SECTIONS = [_("Tutorial"), _("Worked examples"), _("Reference")]
+NAV_SECTIONS = [_("Tutorial"), _("Worked examples"), _("Variants"), _("Reference")]
 NOT_FOUND = _("This page does not exist. Start again from the home page:")
 HOME = _("Mariage, the rules")
 
@@ -57,6 +58,8 @@ def _example_renderer(examples: list[Example]):
         for example in examples:
             extra = {"position_at": example.hand, "example": example,
                      "claim_summary": _maybe_claim(example)}
+            if example.variant:                 # its narrative's numbers are its profile's
+                extra["rules"] = example.profile.as_context()
             try:
                 if example.name not in compiled:
                     compiled[example.name] = env.from_string(example.body)
@@ -82,9 +85,8 @@ def verify_examples(source: SiteSource, example: Example) -> int:
     languages = source.languages()
     renderer = _example_renderer([example])
     for lang in languages:
-        with source.language(lang):
-            renderer(source.environment(),
-                     base_context(source.profile, lang, languages) | source.context())
+        with source.language(lang):   # examples need no site-wide values: any profile will do
+            renderer(source.environment(), base_context(source.profile, lang, languages))
     return len(languages)
 
 
@@ -105,6 +107,8 @@ def generate(out: Path, source: SiteSource, static: Path | None = None) -> list[
     examples = all_examples(source.examples, profile=source.profile)
     if WORKED_EXAMPLE not in {e.name for e in examples}:
         raise SourceError(source.examples, f"the worked example {WORKED_EXAMPLE}.md is missing")
-    pages = add_rulings_pages(render_site(source, [_example_renderer(examples)]), source)
+    pages = add_rulings_pages(render_site(source, [_example_renderer(examples),
+                                                  variant_renderer(source.profile, source.root, examples)]),
+                              source)
     write_pages(pages, out, static)
     return pages

@@ -144,6 +144,7 @@ class SiteSource:
     profile: Profile = None  # type: ignore[assignment]  # filled in __post_init__
     locales: Path = None  # type: ignore[assignment]
     root: Path = None  # type: ignore[assignment]       # the project: templates/, examples/
+    examples_folder: Path | None = None                  # default: the project's examples/
     extra_context: dict[str, Any] = field(default_factory=dict)
     _env: Environment | None = field(default=None, init=False, repr=False)
     _translations: dict[str, NullTranslations] = field(default_factory=dict, init=False, repr=False)
@@ -155,10 +156,12 @@ class SiteSource:
             self.root = self.root or project.root
             self.locales = self.locales or project.locales
             self.profile = self.profile or load_profile(project.profile)
+            self.examples_folder = self.examples_folder or project.examples
 
     @classmethod
     def of(cls, project: Project, profile: Profile | None = None) -> "SiteSource":
-        return cls(profile or load_profile(project.profile), project.locales, project.root)
+        return cls(profile or load_profile(project.profile), project.locales, project.root,
+                   project.examples)
 
     @property
     def templates(self) -> Path:
@@ -166,7 +169,7 @@ class SiteSource:
 
     @property
     def examples(self) -> Path:
-        return self.root / "examples"
+        return self.examples_folder or self.root / "examples"
 
     def environment(self) -> Environment:
         if self._env is None:
@@ -206,6 +209,10 @@ class SiteSource:
         if "score_sheet" not in self.extra_context:
             from .tables import SCORE_SHEET, score_sheet
             self.extra_context["score_sheet"] = score_sheet(self.examples / SCORE_SHEET, self.profile)
+        if "variants" not in self.extra_context:
+            from .variants import summaries
+
+            self.extra_context["variants"] = summaries(self.profile, self.root)
         if "worked_example" not in self.extra_context:
             example = read_example(self.examples / f"{WORKED_EXAMPLE}.md", self.profile)
             self.extra_context["worked_example"] = claim_summary(example)

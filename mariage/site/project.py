@@ -24,14 +24,15 @@ class Project:
     root: Path
     profile: Path
     locales: Path
+    examples: Path = None  # type: ignore[assignment]   # filled in __post_init__
+
+    def __post_init__(self) -> None:
+        if self.examples is None:
+            object.__setattr__(self, "examples", self.root / "examples")
 
     @property
     def templates(self) -> Path:
         return self.root / "templates"
-
-    @property
-    def examples(self) -> Path:
-        return self.root / "examples"
 
     @property
     def docs(self) -> Path:
@@ -43,10 +44,12 @@ class Project:
 
     @classmethod
     def at(cls, root: Path, profile: str | Path | None = None,
-           locales: str | Path | None = None) -> "Project":
-        """The project in `root`; `profile` and `locales` are relative to it unless absolute."""
+           locales: str | Path | None = None, examples: str | Path | None = None) -> "Project":
+        """The project in `root`; `profile`, `locales` and `examples` are relative to it unless
+        absolute (a site for another game of the family names its own profile and examples)."""
         root = Path(root).resolve()
-        return cls(root, root / (profile or PROJECT_PROFILE), root / (locales or "locales"))
+        return cls(root, root / (profile or PROJECT_PROFILE), root / (locales or "locales"),
+                   root / (examples or "examples"))
 
     @classmethod
     def find(cls, start: Path | None = None) -> "Project":
@@ -55,7 +58,8 @@ class Project:
         for folder in (here, *here.parents):
             if (folder / CONFIG).is_file():
                 options = _plugin_options(folder / CONFIG)
-                return cls.at(folder, options.get("profile"), options.get("locales"))
+                return cls.at(folder, options.get("profile"), options.get("locales"),
+                              options.get("examples"))
         raise SourceError(here, f"no {CONFIG} here or in any folder above: this is not a "
                           "Mariage project", hint="run the command inside the project, or pass "
                           "--project DIR")

@@ -34,8 +34,11 @@ class SheetRow:
     totals: dict[str, int]         # game points after this hand
 
 
-def score_sheet(path: Path, profile: Profile) -> list[SheetRow]:
-    """The rows of the score sheet, or a SourceError naming the record and what is wrong."""
+def score_sheet(path: Path, profile: Profile) -> list[SheetRow] | None:
+    """The rows of the score sheet, or a SourceError naming the record and what is wrong; None
+    for a project without one (the site of another game of the family)."""
+    if not path.exists():
+        return None
     records = load_record_file(path)
     data = records[0].data if len(records) == 1 else None
     if not isinstance(data, dict) or set(data) != {"first_dealer", "hands"}:

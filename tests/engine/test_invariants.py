@@ -1,10 +1,12 @@
 """Random simulations: thousands of seeded hands checked after every action (R1-R18).
 
 Two checks run side by side. The engine's own invariants (check_invariants) and facts that hold
-in any hand: all 32 cards accounted for, captured card points at most 120 (exactly 120 once 16
-tricks are played), a legal action on offer until the end, game points in 0..3. And a small
-reference model written here from RULES.md, independent of the engine, which says what must
-be legal and what must happen; the engine has to agree with it at every step.
+in any hand: every card of the deck accounted for, captured card points at most the deck's total
+(exactly that once every trick is played), a legal action on offer until the end, game points
+within the profile's rates. And a small reference model written here from RULES.md, independent
+of the engine, which says what must be legal and what must happen; the engine has to agree with
+it at every step. The model reads its numbers from the profile under test, so each runs under
+every profile (tests/conftest.py: PROFILES), the distinct one included.
 """
 
 from __future__ import annotations
@@ -18,8 +20,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from mariage import Hand, IllegalActionError
+from mariage.engine.profile import Profile, load_profile
 
-from engine.conftest import ALL_CARDS, RANKS, SUITS, card_points, cards
+from conftest import PROFILES
+from engine.conftest import cards
 
 PLAYERS = ("A", "B")
 
@@ -28,24 +32,34 @@ def other(p: str) -> str:
     return "B" if p == "A" else "A"
 
 
-def rank_of(card: str) -> int:
-    """Strength: 0 for the ace (strongest) .. 7 for the 7 (R1)."""
-    return RANKS.index(card[:-1])
+def all_cards(profile: Profile) -> list[str]:
+    return [r + s.code for s in profile.deck.suits for r in profile.deck.ranks]
 
 
 # ---------------------------------------------------------------------------------------------
 # The reference model: the rules of RULES.md in their plainest form.
 
 class Model:
-    def __init__(self, deck: list[str], dealer: str) -> None:
+    def __init__(self, deck: list[str], dealer: str, profile: Profile) -> None:
+        self.rules, self.options, self.dealer = profile, profile.options, dealer
         nd = other(dealer)
-        self.held = {nd: set(deck[0:3] + deck[6:9]), dealer: set(deck[3:6] + deck[9:12])}  # R3
-        self.trump = deck[12][-1]
-        self.stock = deck[13:] + [deck[12]]          # drawing order, indicator last (R3)
+        self.held: dict[str, set[str]] = {nd: set(), dealer: set()}
+        rest, indicator = list(deck), None
+        turned = profile.deal.indicator_after or len(profile.deal.packets)
+        for round_, packet in enumerate(profile.deal.packets):               # R3
+            if round_ == turned:
+                indicator = rest.pop(0)
+            for p in (nd, dealer):
+                self.held[p] |= set(rest[:packet])
+                del rest[:packet]
+        indicator = indicator or rest.pop(0)
+        self.trump = indicator[-1]
+        self.stock = rest + [indicator]              # drawing order, indicator last (R3)
         self.leader, self.led = nd, None             # R5
         self.won = {p: set() for p in PLAYERS}
         self.tricks = {p: 0 for p in PLAYERS}
         self.bonus = {p: 0 for p in PLAYERS}
+        self.pending = {p: 0 for p in PLAYERS}       # marriages waiting for a trick (R12 option)
         self.declared: set[str] = set()
         self.exchanged = self.married = False         # this lead
         self.marriage_suit: str | None = None
@@ -55,8 +69,11 @@ class Model:
         self.last_winner: str | None = None
         self.outcome: tuple | None = None
 
+    def card_points(self, card: str) -> int:
+        return self.rules.deck.card_points[card[:-1]]                         # R1
+
     def points(self, p: str) -> int:
-        return sum(card_points(c) for c in self.won[p]) + self.bonus[p]
+        return sum(self.card_points(c) for c in self.won[p]) + self.bonus[p]
 
     @property
     def stock_open(self) -> bool:
@@ -75,16 +92,19 @@ class Model:
         if self.led is not None:
             return {f"{p} play {c}" for c in self.responses(self.held[p])}
         out = {f"{p} claim"}                                                  # R14
-        seven = "7" + self.trump
+        seven = self.rules.deck.ranks[-1] + self.trump                       # the lowest trump
         won_one = self.tricks[p] > 0
-        if not self.exchanged and not self.married and self.stock_open and won_one \
-                and seven in self.held[p]:
+        may_exchange = won_one or not self.options.exchange_needs_trick
+        if not self.exchanged and not self.married and self.stock_open and may_exchange \
+                and len(self.stock) >= self.options.exchange_min_stock and seven in self.held[p]:
             out.add(f"{p} exchange")                                          # R10
-        if not self.married and self.stock_open and self.trick_number >= 2 \
-                and len(self.stock) >= 2:
+        closing = self.rules.closing
+        if not self.married and self.stock_open and self.trick_number >= closing.min_trick \
+                and len(self.stock) >= closing.min_stock:
             out.add(f"{p} close")                                             # R11
-        if not self.married and self.stock_open and won_one:                  # R12
-            for s in SUITS:
+        may_marry = won_one or self.options.marriage_before_trick == "counts_later"
+        if not self.married and self.stock_open and may_marry:                # R12
+            for s in (suit.code for suit in self.rules.deck.suits):
                 if s not in self.declared and {"K" + s, "Q" + s} <= self.held[p]:
                     out.add(f"{p} marriage {s}")
         if not self.held["A"] and not self.held["B"]:
@@ -99,13 +119,19 @@ class Model:
             return set(hand)
         led = self.led
         same = {c for c in hand if c[-1] == led[-1]}                          # R9
+        if same and not self.options.strict_play_must_beat:
+            return same
         if same:
-            return {c for c in same if rank_of(c) < rank_of(led)} or same
+            return {c for c in same if self.rank_of(c) < self.rank_of(led)} or same
         return {c for c in hand if c[-1] == self.trump} or set(hand)
+
+    def rank_of(self, card: str) -> int:
+        """Strength: 0 for the strongest rank (R1)."""
+        return self.rules.deck.ranks.index(card[:-1])
 
     def beats(self, card: str, led: str) -> bool:                             # R6
         if card[-1] == led[-1]:
-            return rank_of(card) < rank_of(led)
+            return self.rank_of(card) < self.rank_of(led)
         return card[-1] == self.trump
 
     def apply(self, action: str) -> None:
@@ -122,6 +148,8 @@ class Model:
         winner = p if self.beats(card, self.led) else self.leader
         self.won[winner] |= {card, self.led}
         self.tricks[winner] += 1
+        self.bonus[winner] += self.pending[winner]
+        self.pending[winner] = 0
         self.led, self.leader, self.last_winner = None, winner, winner
         self.trick_number += 1
         if self.stock_open:                                                   # R8
@@ -129,7 +157,7 @@ class Model:
             self.held[other(winner)].add(self.stock.pop(0))
 
     def do_exchange(self, p: str) -> None:
-        seven = "7" + self.trump
+        seven = self.rules.deck.ranks[-1] + self.trump
         self.held[p].remove(seven)
         self.held[p].add(self.stock[-1])
         self.stock[-1] = seven
@@ -141,48 +169,64 @@ class Model:
         self.recorded = (self.points(o), self.tricks[o] > 0)
 
     def do_marriage(self, p: str, suit: str) -> None:
-        self.bonus[p] += 40 if suit == self.trump else 20
+        bonuses = self.rules.bonuses
+        bonus = bonuses.trump_marriage if suit == self.trump else bonuses.marriage
+        if self.tricks[p]:
+            self.bonus[p] += bonus
+        else:
+            self.pending[p] += bonus
         self.declared.add(suit)
         self.marriage_suit = suit
         self.married = True
 
-    @staticmethod
-    def rate(points: int, has_trick: bool) -> int:                            # R15
-        return 3 if not has_trick else (1 if points >= 33 else 2)
+    def rate(self, points: int, has_trick: bool) -> int:                      # R15
+        rates = self.rules.rates
+        if not has_trick:
+            return rates.opponent_no_trick
+        return rates.opponent_safe if points >= self.rules.thresholds.opponent_safe \
+            else rates.opponent_has_trick
 
     def penalty(self) -> int:                                                 # R18
         assert self.recorded is not None
-        return 2 if self.recorded[1] else 3
+        rates = self.rules.rates
+        return rates.closer_failed if self.recorded[1] else rates.closer_failed_no_trick
 
     def do_claim(self, p: str) -> None:
         o = other(p)
-        correct = self.points(p) >= 66
+        correct = self.points(p) >= self.rules.thresholds.claim
         if self.closer is None:
             if correct:
                 self.end("claim", p, self.rate(self.points(o), self.tricks[o] > 0), "R15")
             else:
-                self.end("false_claim", o, 2, "R16")
+                self.end("false_claim", o, self.rules.rates.false_claim, "R16")
         elif p == self.closer:
             if correct:
                 self.end("claim", p, self.rate(*self.recorded), "R18")
+            elif self.options.closer_false_claim == "false_claim":
+                self.end("false_claim", o, self.rules.rates.false_claim, "R16")
             else:
                 self.end("false_claim", o, self.penalty(), "R18")
         elif correct:
             self.end("claim", p, self.penalty(), "R18")
         else:
-            self.end("false_claim", o, 2, "R16")
+            self.end("false_claim", o, self.rules.rates.false_claim, "R16")
 
     def do_pass(self, p: str) -> None:
         if self.closer is not None:
             self.end("closer_failed", other(self.closer), self.penalty(), "R18")
             return
-        self.bonus[self.last_winner] += 10                                    # R17
+        self.bonus[self.last_winner] += self.rules.bonuses.last_trick         # R17
         a, b = self.points("A"), self.points("B")
-        if a == b:
+        if self.options.natural_end == "last_trick_wins":
+            w = self.last_winner
+        elif a == b and self.options.natural_tie == "non_dealer":
+            w = other(self.dealer)
+        elif a == b:
             self.end("exhausted", None, 0, "R17")
+            return
         else:
             w = "A" if a > b else "B"
-            self.end("exhausted", w, self.rate(self.points(other(w)), self.tricks[other(w)] > 0),
+        self.end("exhausted", w, self.rate(self.points(other(w)), self.tricks[other(w)] > 0),
                      "R17")
 
     def end(self, kind: str, winner: str | None, game_points: int, ruling: str) -> None:
@@ -193,9 +237,11 @@ class Model:
 # ---------------------------------------------------------------------------------------------
 # Driving random hands
 
-WELL_FORMED = [f"{p} {v}" for p in PLAYERS for v in ("exchange", "close", "claim", "pass")] + \
-              [f"{p} marriage {s}" for p in PLAYERS for s in SUITS] + \
-              [f"{p} play {c}" for p in PLAYERS for c in ALL_CARDS]
+def well_formed(profile: Profile) -> list[str]:
+    """Every well-formed action of the profile's deck: both players, all verbs and cards."""
+    return [f"{p} {v}" for p in PLAYERS for v in ("exchange", "close", "claim", "pass")] + \
+           [f"{p} marriage {s.code}" for p in PLAYERS for s in profile.deck.suits] + \
+           [f"{p} play {c}" for p in PLAYERS for c in all_cards(profile)]
 
 
 def choose(rng: random.Random, legal: list[str], model: Model) -> str:
@@ -206,7 +252,8 @@ def choose(rng: random.Random, legal: list[str], model: Model) -> str:
     p = model.to_act
     if "pass" in by_verb:
         return rng.choice(by_verb["pass"] + by_verb["claim"])
-    if "claim" in by_verb and rng.random() < (0.6 if model.points(p) >= 66 else 0.01):
+    enough = model.points(p) >= model.rules.thresholds.claim
+    if "claim" in by_verb and rng.random() < (0.6 if enough else 0.01):
         return by_verb["claim"][0]
     for verb, chance in (("exchange", 0.6), ("close", 0.06), ("marriage", 0.6)):
         if verb in by_verb and rng.random() < chance:
@@ -222,18 +269,20 @@ def public_state(hand: Hand) -> tuple:
             [str(c) for c in hand.stock()], hand.closer, len(hand.log), hand.outcome)
 
 
-def check_accounting(hand: Hand) -> None:
-    """All 32 cards in exactly one place; captured points <= 120, = 120 after 16 tricks (R1)."""
+def check_accounting(hand: Hand, model: Model) -> None:
+    """Every card in exactly one place; captured points at most the deck's total, exactly it
+    once every trick is played (R1)."""
     hand.check_invariants()
+    deck = all_cards(model.rules)
     places = [cards(hand.holding("A")), cards(hand.holding("B")), cards(hand.captured("A")),
               cards(hand.captured("B")), cards(hand.stock()), cards(hand.out_of_play()),
               {str(hand.led)} if hand.led else set()]
-    assert sum(map(len, places)) == 32
-    assert set().union(*places) == set(ALL_CARDS)
-    captured = sum(card_points(c) for p in PLAYERS for c in cards(hand.captured(p)))
-    assert captured <= 120
-    if hand.tricks("A") + hand.tricks("B") == 16:
-        assert captured == 120
+    assert sum(map(len, places)) == len(deck)
+    assert set().union(*places) == set(deck)
+    captured = sum(model.card_points(c) for p in PLAYERS for c in cards(hand.captured(p)))
+    assert captured <= model.rules.deck.total_points
+    if 2 * (hand.tricks("A") + hand.tricks("B")) == len(deck):
+        assert captured == model.rules.deck.total_points
 
 
 def check_against_model(hand: Hand, model: Model) -> None:
@@ -249,16 +298,16 @@ def check_against_model(hand: Hand, model: Model) -> None:
     assert hand.closer == model.closer
 
 
-def random_deal(seed: int) -> tuple[list[str], str, random.Random]:
+def random_deal(seed: int, profile: Profile) -> tuple[list[str], str, random.Random]:
     rng = random.Random(seed)
-    deck = list(ALL_CARDS)
+    deck = all_cards(profile)
     rng.shuffle(deck)
     return deck, rng.choice(PLAYERS), rng
 
 
-def run_hand(seed: int, sweep: bool = False) -> Hand:
-    deck, dealer, rng = random_deal(seed)
-    hand, model = Hand(deck, dealer=dealer), Model(deck, dealer)
+def run_hand(seed: int, profile: Profile, sweep: bool = False) -> Hand:
+    deck, dealer, rng = random_deal(seed, profile)
+    hand, model = Hand(deck, dealer=dealer, profile=profile), Model(deck, dealer, profile)
     check_against_model(hand, model)
     while not hand.is_over:
         legal = [str(a) for a in hand.legal_actions()]
@@ -268,15 +317,15 @@ def run_hand(seed: int, sweep: bool = False) -> Hand:
         action = choose(rng, legal, model)
         hand.apply(action)
         model.apply(action)
-        check_accounting(hand)
+        check_accounting(hand, model)
         check_against_model(hand, model)
         assert len(hand.log) < 100
     o = hand.outcome
     assert (o.end.value, o.winner, o.game_points, o.points, o.tricks, o.ruling) == model.outcome
-    assert 0 <= o.game_points <= 3
+    assert o.game_points in {0, *profile.rates.model_dump().values()}
     assert (o.winner is None) == (o.game_points == 0)
     assert hand.legal_actions() == [] and hand.to_act is None
-    for action in WELL_FORMED:
+    for action in well_formed(profile):
         with pytest.raises(IllegalActionError):
             hand.apply(action)
     return hand
@@ -286,7 +335,7 @@ def sweep_actions(hand: Hand, legal: set[str]) -> None:
     """Every legal action applies; every other well-formed action is refused, changing nothing."""
     before = public_state(hand)
     memo = {id(hand.profile): hand.profile, id(hand.deck): hand.deck}
-    for action in WELL_FORMED:
+    for action in well_formed(hand.profile):
         if action in legal:
             trial = copy.deepcopy(hand, dict(memo))
             trial.apply(action)
@@ -299,40 +348,48 @@ def sweep_actions(hand: Hand, legal: set[str]) -> None:
 
 
 # ---------------------------------------------------------------------------------------------
-# The tests
+# The tests, under every profile
 
-CHUNKS, PER_CHUNK = 8, 400           # 3200 seeded hands against the model
+RULES = {path.stem: load_profile(path) for path in PROFILES}
+CHUNKS, PER_CHUNK = 2, 400           # 800 seeded hands per profile against the model
 
 
+@pytest.mark.parametrize("name", RULES)
 @pytest.mark.parametrize("chunk", range(CHUNKS))
-def test_r1_r18_random_hands_agree_with_the_rules_model(chunk):
-    """R1-R18: 3200 seeded random hands: invariants and the reference model after every action."""
+def test_r1_r18_random_hands_agree_with_the_rules_model(chunk, name):
+    """R1-R18: 800 seeded random hands per profile: invariants and the reference model after
+    every action."""
     ends = set()
     for seed in range(chunk * PER_CHUNK, (chunk + 1) * PER_CHUNK):
-        ends.add(run_hand(seed).outcome.end.value)
+        ends.add(run_hand(seed, RULES[name]).outcome.end.value)
     assert len(ends) >= 3            # the policy reaches several kinds of ending
 
 
-@pytest.mark.parametrize("chunk", range(4))
-def test_r5_r14_every_legal_action_applies_and_every_other_is_refused(chunk):
-    """R5-R14: in 300 seeded hands, at every step all 80 well-formed actions (both players, all
-    cards and verbs) are tried: the legal ones apply, the others raise IllegalActionError."""
-    for seed in range(10_000 + chunk * 75, 10_000 + (chunk + 1) * 75):
-        run_hand(seed, sweep=True)
+@pytest.mark.parametrize("name", RULES)
+@pytest.mark.parametrize("chunk", range(2))
+def test_r5_r14_every_legal_action_applies_and_every_other_is_refused(chunk, name):
+    """R5-R14: in 80 seeded hands per profile, at every step every well-formed action (both
+    players, all cards and verbs) is tried: the legal ones apply, the others raise
+    IllegalActionError."""
+    for seed in range(10_000 + chunk * 40, 10_000 + (chunk + 1) * 40):
+        run_hand(seed, RULES[name], sweep=True)
 
 
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@pytest.mark.parametrize("name", RULES)
+@settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow,
+          HealthCheck.function_scoped_fixture])
 @given(st.integers(min_value=0, max_value=2**32 - 1))
-def test_r1_r18_hypothesis_hands(seed):
+def test_r1_r18_hypothesis_hands(name, seed):
     """R1-R18: hypothesis-chosen seeds, with the full refusal sweep."""
-    run_hand(seed, sweep=True)
+    run_hand(seed, RULES[name], sweep=True)
 
 
-def test_r1_r18_policy_reaches_every_ending_and_option():
+@pytest.mark.parametrize("name", RULES)
+def test_r1_r18_policy_reaches_every_ending_and_option(name):
     """The simulations really exercise closes, exchanges, marriages and all four endings."""
     ends, verbs = set(), set()
     for seed in range(20_000, 20_400):
-        hand = run_hand(seed)
+        hand = run_hand(seed, RULES[name])
         ends.add(hand.outcome.end.value)
         verbs |= {a.verb for a in hand.log}
     assert ends == {"claim", "false_claim", "closer_failed", "exhausted"}

@@ -22,3 +22,19 @@ def test_changing_the_profile_breaks_the_worked_example(profile_with, old, new, 
     assert run.returncode == 1, f"{ruling}: {old} -> {new} went unnoticed:\n{run.stdout}"
     assert "examples/07-marriage-claim.md (en), line" in run.stderr
     assert "Traceback" not in run.stderr
+
+
+def test_under_the_distinct_profile_every_example_that_counts_points_fails():
+    """Each example's hand-written numbers hold for the teaching profile only: under the
+    distinct test profile each one that states a point or a rate fails. 02-deal states only the
+    deal, which the distinct profile keeps, so it still passes."""
+    from conftest import DISTINCT, ROOT
+
+    run = run_mariage("--profile", str(DISTINCT), "examples")
+    assert run.returncode == 1
+    assert "Traceback" not in run.stderr
+    teaching = [p.stem for p in sorted((ROOT / "examples").glob("*.md"))
+                if "\nprofile:" not in p.read_text(encoding="utf-8").split("\n---", 1)[0]]
+    for name in teaching:
+        expected = "ok" if name == "02-deal" else "FAILED"
+        assert f"examples/{name}.md: {expected}" in run.stdout, name

@@ -11,8 +11,13 @@ from mariage.engine.errors import SourceError
 from mariage.site.pages import SiteSource, base_context, environment, render, render_site
 from mariage.engine.profile import default_profile, load_profile
 
+from conftest import DISTINCT, PROFILE
+
 ROOT = Path(__file__).resolve().parents[2]
 POT = ROOT / "locales" / "messages.pot"
+# The page-wide checks run under the teaching profile and the test profile whose values are all
+# distinct (tests/profiles/distinct.yaml); the variants' own pages are checked in test_variant_pages.
+SITE_PROFILES = [PROFILE, DISTINCT]
 
 
 def _set_translation(locales: Path, lang: str, msgid: str, text: str, context=None) -> None:
@@ -25,8 +30,17 @@ def _set_translation(locales: Path, lang: str, msgid: str, text: str, context=No
         write_po(f, catalog, width=0)
 
 
-def test_every_page_exists_in_every_language():
-    pages = render_site(SiteSource())
+def _source(profile):
+    """The site under `profile`. The score sheet's record is a game of the teaching profile, so
+    under another profile the page leaves the sheet out."""
+    loaded = load_profile(profile)
+    teaching = profile == SITE_PROFILES[0]
+    return SiteSource(profile=loaded, extra_context={} if teaching else {"score_sheet": None})
+
+
+@pytest.mark.parametrize("profile", SITE_PROFILES, ids=lambda p: p.stem)
+def test_every_page_exists_in_every_language(profile):
+    pages = render_site(_source(profile))
     by_lang = {}
     for page in pages:
         by_lang.setdefault(page.lang, set()).add(page.path)
@@ -120,10 +134,11 @@ def test_the_faq_answers_every_ruling_in_every_language():
         assert not missing, f"{lang} FAQ cites no answer for {missing}"
 
 
-def test_all_languages_state_the_same_numbers():
+@pytest.mark.parametrize("profile", SITE_PROFILES, ids=lambda p: p.stem)
+def test_all_languages_state_the_same_numbers(profile):
     """Every number on a page comes from the profile or the engine, so each translation shows
     the same multiset of numbers as the English page."""
-    pages = render_site(SiteSource())
+    pages = render_site(_source(profile))
     english = {p.path: p.text for p in pages if p.lang == "en"}
     def numbers(text):
         text = re.sub(r"<[^>]+>|\(R\d+\)|\bR\d+\b", " ", text)
@@ -133,7 +148,8 @@ def test_all_languages_state_the_same_numbers():
             assert numbers(page.text) == numbers(english[page.path]), f"{page.lang}/{page.path}"
 
 
-def test_no_generated_table_is_broken_by_blank_lines():
+@pytest.mark.parametrize("profile", SITE_PROFILES, ids=lambda p: p.stem)
+def test_no_generated_table_is_broken_by_blank_lines(profile):
     """A blank line between two table rows ends a Markdown table: rows must be contiguous."""
-    for page in render_site(SiteSource()):
+    for page in render_site(_source(profile)):
         assert not re.search(r"^\|.*\|\n\s*\n\|", page.text, re.M), f"{page.lang}/{page.path}"

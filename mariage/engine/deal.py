@@ -1,0 +1,106 @@
+"""The deal of a hand (R1, R3, R4) and the state it sets up: hands, stock, indicator, trump."""
+
+from __future__ import annotations
+
+from typing import Sequence
+
+from .actions import Action
+from .cards import Card, Deck, deck_for, mask_of
+from .errors import RecordError
+from .outcome import Outcome
+from .profile import Profile, default_profile
+
+# Steps of the lead sequence: exchange (1), close (2), marriage (3) go in that order.
+EXCHANGED, CLOSED, MARRIED = 1, 2, 3
+
+
+class Deal:
+    """A hand dealt from a deck order (top card first) by `dealer`, under a rules profile."""
+
+    def __init__(self, deck: Sequence[str | Card], dealer: str = "A",
+                 profile: Profile | None = None) -> None:
+        self.profile = profile or default_profile()
+        self.deck: Deck = deck_for(self.profile)
+        self.players = list(self.profile.players)
+        if dealer not in self.players:
+            raise RecordError(f"unknown dealer {dealer!r}: use {' or '.join(self.players)}")
+        self.dealer = dealer
+        self.order = self._read_deck(deck)
+        self._deal()
+
+    def _read_deck(self, deck: Sequence[str | Card]) -> list[int]:
+        if isinstance(deck, str):
+            deck = deck.split()
+        order = [self.deck.parse(c) for c in deck]
+        if len(order) != self.deck.size or len(set(order)) != len(order):
+            seen, dupes = set(), []
+            for i in order:
+                if i in seen:
+                    dupes.append(str(self.deck.card(i)))
+                seen.add(i)
+            detail = (f"duplicates {' '.join(dupes)}" if dupes else
+                      f"{len(order)} card{'s' if len(order) != 1 else ''} given")
+            raise RecordError(f"R1/R4: the deck must hold {self.deck.size} distinct cards, "
+                              f"top card first ({detail}): a wrong count is a misdeal")
+        return order
+
+    def _deal(self) -> None:
+        first = self.players.index(self.dealer) ^ 1     # R3: the non-dealer gets the first packet
+        held = [0, 0]
+        pos, turned, at = 0, self.profile.deal.indicator_round, None
+        for round_, packet in enumerate(self.profile.deal.packets):
+            if round_ == turned:                     # the indicator is turned between packets
+                at, pos = pos, pos + 1
+            for seat in (first, first ^ 1):
+                held[seat] |= mask_of(self.order[pos:pos + packet])
+                pos += packet
+        if at is None:
+            at, pos = pos, pos + 1
+        self.indicator = self.order[at]
+        self.trump = self.deck.suit_of[self.indicator]
+        self._face_up = self.indicator     # the card lying face up: the 7 after an exchange
+        # The stock pops from the end: drawing order reversed, the indicator drawn last.
+        self._stock = [self.indicator] + self.order[pos:][::-1]
+        self._held = held
+        self._won = [0, 0]
+        self._card_points = [0, 0]
+        self._bonus = [0, 0]
+        self._pending = [0, 0]             # R12 option: marriages that count once a trick is won
+        self._tricks = [0, 0]
+        self._declared = 0                 # suits whose marriage was declared (bit per suit)
+        self._leader = first               # R5
+        self._led: int | None = None
+        self._step = 0
+        self._marriage_suit: int | None = None
+        self._closer: int | None = None
+        self._closed_state: tuple[int, bool] | None = None
+        self._last_winner: int | None = None
+        self._outcome: Outcome | None = None
+        self.trick_number = 1
+        self.log: list[Action] = []
+
+    @property
+    def stock_open(self) -> bool:
+        return self._closer is None and bool(self._stock)
+
+    @property
+    def all_played(self) -> bool:
+        """Both players' cards are all played: only a final claim (R14) or the end remains."""
+        return not (self._held[0] or self._held[1])
+
+    def points(self, player: str) -> int:
+        """R13: card points captured plus marriage bonuses (plus R17's last trick bonus)."""
+        seat = self._seat(player)
+        return self._card_points[seat] + self._bonus[seat]
+
+    def tricks(self, player: str) -> int:
+        return self._tricks[self._seat(player)]
+
+    def _seat(self, player: str) -> int:
+        try:
+            return self.players.index(player)
+        except ValueError:
+            raise RecordError(f"unknown player {player!r}: use {' or '.join(self.players)}") from None
+
+    def _marriage_mask(self, suit: int) -> int:
+        return (1 << self.deck.card_of("K", suit)) | (1 << self.deck.card_of("Q", suit))

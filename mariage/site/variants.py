@@ -1,0 +1,66 @@
+"""The variant profiles (rules/variants/*.yaml): a page each, and the comparison on the history
+page. Every fact shown comes from a profile; the differences from the teaching profile are found
+by comparing the two profiles key by key, never written by hand.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from jinja2 import Environment
+
+from ..engine.profile import Profile, load_profile
+from .pages import RenderedPage, render
+
+VARIANTS = Path("rules") / "variants"
+TEMPLATE = "variant.md.j2"
+# Keys that name or describe a game rather than rule it, and the derived size (deck.ranks shows it).
+NOT_COMPARED = {"name", "names", "rulings", "deck.suits", "deck.size", "deck.lowest_rank"}
+
+
+def variant_profiles(root: Path) -> list[tuple[str, Profile]]:
+    """Each variant profile of the project, by file stem, in name order."""
+    return [(path.stem, load_profile(path)) for path in sorted((root / VARIANTS).glob("*.yaml"))]
+
+
+def flatten(data: dict[str, Any], prefix: str = "") -> dict[str, Any]:
+    """{"deck": {"ranks": [...]}} -> {"deck.ranks": [...]}; lists stay values."""
+    flat: dict[str, Any] = {}
+    for key, value in data.items():
+        if isinstance(value, dict) and not (prefix == "deck." and key == "card_points"):
+            flat |= flatten(value, f"{prefix}{key}.")
+        else:
+            flat[f"{prefix}{key}"] = value
+    return flat
+
+
+def differences(base: Profile, variant: Profile) -> list[dict[str, Any]]:
+    """The keys whose values differ, in the profile's order, with both values."""
+    ours, theirs = flatten(base.as_context()), flatten(variant.as_context())
+    return [{"key": key, "base": ours.get(key), "variant": value}
+            for key, value in theirs.items()
+            if key not in NOT_COMPARED and ours.get(key) != value]
+
+
+def summaries(base: Profile, root: Path) -> list[dict[str, Any]]:
+    """The teaching profile, then each variant, as the comparison table reads them."""
+    rows = [{"slug": None, "rules": base.as_context()}]
+    return rows + [{"slug": slug, "rules": p.as_context()} for slug, p in variant_profiles(root)]
+
+
+def variant_renderer(base: Profile, root: Path, examples: list[Any]):
+    """Render templates/variant.md.j2 once per variant profile, in the current language."""
+    variants = variant_profiles(root)
+
+    def render_variants(env: Environment, context: dict[str, Any]) -> list[RenderedPage]:
+        pages = []
+        for slug, profile in variants:
+            extra = {"variant": profile.as_context(), "slug": slug,
+                     "differences": differences(base, profile),
+                     "variant_examples": [e for e in examples if e.variant == slug]}
+            pages.append(RenderedPage(context["lang"], f"variants/{slug}.md",
+                                      render(env, TEMPLATE, context | extra),
+                                      f"templates/{TEMPLATE}"))
+        return pages
+    return render_variants

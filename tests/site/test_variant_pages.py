@@ -1,0 +1,119 @@
+"""The variant pages and the comparison table come from the profiles: every fact below is
+written by hand from rules/variants/*.yaml and the teaching profile."""
+
+import pytest
+
+from conftest import PROFILE, ROOT
+from mariage.engine.errors import SourceError
+from mariage.engine.profile import load_profile
+from mariage.site.examples import read_example
+from mariage.site.generate import generate
+from mariage.site.pages import SiteSource
+from mariage.site.variants import differences
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory):
+    pages = generate(tmp_path_factory.mktemp("out"), SiteSource())
+    return {(p.lang, p.path): p.text for p in pages}
+
+
+def test_each_variant_has_a_page_in_every_language(site):
+    for slug in ("sixty-six", "schnapsen", "house-rules"):
+        assert {lang for lang, path in site if path == f"variants/{slug}.md"} == \
+            {"en", "es", "pt", "fr", "it"}
+
+
+@pytest.mark.parametrize("slug,row", [
+    ("schnapsen", "| Cards in a hand | 6 | 5 |"),
+    ("schnapsen", "| Packets | 3 + 3 | 3 + 2 |"),
+    ("schnapsen", "| Cards in the stock | 20 | 10 |"),
+    ("schnapsen", "| Last trick bonus | 10 | 0 |"),
+    ("schnapsen", "| When all tricks are played without a claim | the higher total wins | the winner of the last trick wins |"),
+    ("sixty-six", "| Ranks | A 10 K Q J 9 8 7 | A 10 K Q J 9 |"),
+    ("sixty-six", "| First trick at which closing is allowed | 2 | 1 |"),
+    ("house-rules", "| Strict play: beat the card led when able | yes | no |"),
+    ("house-rules", "| Equal totals at the natural end | nobody scores | the non-dealer wins |"),
+    ("house-rules", "| The closer’s false claim | the closer’s penalty | an ordinary false claim |"),
+])
+def test_the_differences_are_found_by_comparing_the_profiles(site, slug, row):
+    assert row in site[("en", f"variants/{slug}.md")]
+
+
+@pytest.mark.parametrize("slug,absent", [
+    ("sixty-six", "| Points for a claim |"),          # 66 in both
+    ("sixty-six", "| Last trick bonus |"),             # 10 in both
+    ("house-rules", "| Ranks |"),                      # the same 32 cards
+])
+def test_equal_values_are_not_listed_as_differences(site, slug, absent):
+    assert absent not in site[("en", f"variants/{slug}.md")]
+
+
+@pytest.mark.parametrize("slug,fact", [
+    ("schnapsen", "| Exchange | the trump J for the indicator"),
+    ("schnapsen", "| Deal | 5 cards each, in packets of 3 + 2; a stock of 10 cards"),
+    ("sixty-six", "| Exchange | the trump 9 for the indicator, by the player on lead while the stock is open, after winning a trick |"),
+    ("sixty-six", "| Natural end | the last trick adds 10, then the higher total wins; a tie scores nothing |"),
+    ("house-rules", "| Natural end | no last trick bonus; the higher total wins; a tie goes to the non-dealer |"),
+])
+def test_the_quick_reference_reads_the_variant_profile(site, slug, fact):
+    assert fact in site[("en", f"variants/{slug}.md")]
+
+
+@pytest.mark.parametrize("row", [
+    "| Mariage, the teaching profile | 32 (A 10 K Q J 9 8 7) | 6 (3 + 3) | 20 | trump 7 | 20 / 40 | +10 | from trick 2 | 1 / 2 / 3 | 7 |",
+    "| [Schnapsen](variants/schnapsen.md) (Schnapser, Snapszer, Šnapsr, Šnops) | 20 (A 10 K Q J) | 5 (3 + 2) | 10 | trump J | 20 / 40, also before a trick | wins the hand | from trick 1 | 1 / 2 / 3 | 7 |",
+    "| [Sixty-Six](variants/sixty-six.md) (Sechsundsechzig, Santase) | 24 (A 10 K Q J 9) | 6 (3 + 3) | 12 | trump 9 | 20 / 40, also before a trick | +10 | from trick 1 | 1 / 2 / 3 | 7 |",
+])
+def test_the_history_page_compares_every_profile(site, row):
+    assert row in site[("en", "history.md")]
+
+
+def test_the_comparison_names_the_regional_names_and_terms_in_every_language(site):
+    for lang in ("en", "es", "pt", "fr", "it"):
+        text = site[(lang, "history.md")]
+        for word in ("Sechsundsechzig", "Santase", "Šnapsr", "Marjolet", "Schnapser",
+                     "*talon*", "*Bummerl*", "*Schneider*", "*Schwarz*"):
+            assert word in text, (lang, word)
+
+
+def test_a_variant_example_replays_under_its_own_profile(site):
+    example = read_example(ROOT / "examples" / "schnapsen-jack-exchange.md")
+    assert example.profile.deck.size == 20 and example.variant == "schnapsen"
+    assert "[schnapsen-jack-exchange](../examples/schnapsen-jack-exchange.md)" in \
+        site[("en", "variants/schnapsen.md")]
+
+
+def test_an_example_naming_a_missing_profile_is_refused(tmp_path):
+    text = (ROOT / "examples" / "schnapsen-jack-exchange.md").read_text(encoding="utf-8")
+    path = tmp_path / "examples" / "broken.md"
+    path.parent.mkdir()
+    path.write_text(text.replace("rules/variants/schnapsen.yaml", "rules/variants/schnapsn.yaml"),
+                    encoding="utf-8")
+    with pytest.raises(SourceError) as caught:
+        read_example(path)
+    assert str(caught.value).startswith(str(path)) and "schnapsn.yaml" in str(caught.value)
+    path.write_text(text.replace("profile: rules/variants/schnapsen.yaml", "profile: 3"),
+                    encoding="utf-8")
+    with pytest.raises(SourceError) as caught:
+        read_example(path)
+    assert "profile: name a profile file" in str(caught.value)
+
+
+def test_differences_compare_key_by_key():
+    teaching = load_profile(PROFILE)
+    assert differences(teaching, teaching) == []
+    closing = teaching.closing.model_copy(update={"min_trick": 3})
+    changed = teaching.model_copy(update={"closing": closing})
+    assert differences(teaching, changed) == [{"key": "closing.min_trick", "base": 2, "variant": 3}]
+
+
+def test_every_variant_page_states_the_same_numbers_in_every_language(site):
+    import re
+
+    def numbers(text):
+        text = re.sub(r"<[^>]+>|\(R\d+\)|\bR\d+\b", " ", text)
+        return sorted(re.findall(r"(?<![\w.])\d+(?![\d])", text))
+    for (lang, path), text in site.items():
+        if path.startswith("variants/") and lang != "en":
+            assert numbers(text) == numbers(site[("en", path)]), f"{lang}/{path}"
