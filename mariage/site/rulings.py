@@ -9,6 +9,7 @@ sections, FAQ entries and worked examples that cite it, found in the same langua
 from __future__ import annotations
 
 import html
+import logging
 import posixpath
 import re
 from dataclasses import dataclass
@@ -22,6 +23,8 @@ from .pages import RenderedPage, SiteSource, base_context, render, translated
 
 RULINGS_PAGE = "rulings.md"
 RULINGS_TEMPLATE = "rulings.md.j2"
+# Under MkDocs' logger, so that a warning fails a strict build.
+log = logging.getLogger("mkdocs.plugins.mariage")
 STATEMENTS = "_rulings.j2"
 # A ruling's name standing alone: "R12", not "HR12", "R12a" or part of a link or anchor.
 CITATION = re.compile(r"(?<![\w#/.\-\[])R([1-9][0-9]*)(?![\w\-\]])")
@@ -151,33 +154,39 @@ def _kind(path: str) -> tuple[str | None, int]:
 
 # ----------------------------------------------------------------- the page
 
-def statement_problems(source: SiteSource) -> list[str]:
-    """Rulings whose English statement in templates/_rulings.j2 differs from the profile's."""
+def untranslated_statements(source: SiteSource) -> dict[str, str]:
+    """The profile's statement of each ruling whose English in templates/_rulings.j2 says
+    something else (a profile that words a ruling its own way, or a template left behind)."""
     env = source.environment()
     context = base_context(source.profile, "en", source.languages())
-    problems = []
+    own = {}
     with translated(NullTranslations()):
         module = env.get_template(STATEMENTS).make_module(context)
         for ruling in source.profile.rulings:
             got = html.unescape(str(module.statement(ruling.id)))  # type: ignore[attr-defined]
             want = source.profile.ruling(ruling.id)
             if got != want:
-                problems.append(f"{ruling.id}: the template says {got!r}, the profile {want!r}")
-    return problems
+                own[ruling.id] = want
+    return own
 
 
 def add_rulings_pages(pages: list[RenderedPage], source: SiteSource) -> list[RenderedPage]:
-    """Every page with its citations linked, plus the rulings page of each language."""
-    problems = statement_problems(source)
-    if problems:
-        raise SourceError(source.templates / STATEMENTS, problems[0],
-                          hint="make the template's msgid say what rules/mariage.yaml says")
+    """Every page with its citations linked, plus the rulings page of each language. A ruling
+    the template does not word as the profile does is shown in the profile's English, marked
+    as English, with a warning (which fails a strict build): no page states a ruling the
+    profile does not say."""
+    own = untranslated_statements(source)
+    for ruling_id, text in own.items():
+        log.warning("%s: %s: the profile says %r, which the template's statement does not; it is "
+                    "shown in English until templates/%s says the same and is translated",
+                    source.profile.source, ruling_id, text, STATEMENTS)
     known = {r.id for r in source.profile.rulings}
     languages = source.languages()
     out = list(pages)
     for lang in languages:
         context = base_context(source.profile, lang, languages) | source.context()
         context["explained"] = explained_by([p for p in pages if p.lang == lang])
+        context["own_statements"] = own
         with source.language(lang):
             text = render(source.environment(), RULINGS_TEMPLATE, context)
         out.append(RenderedPage(lang, RULINGS_PAGE, text, f"templates/{RULINGS_TEMPLATE}"))
