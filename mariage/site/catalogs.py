@@ -96,6 +96,10 @@ class CheckedCatalog:
     failing: set[tuple[str, str | None]] = field(default_factory=set)   # (msgid, msgctxt)
 
     @property
+    def bad_plural_rule(self) -> bool:
+        return any(p.check == checks.PLURAL_RULE.id for p in self.problems)
+
+    @property
     def errors(self) -> list[Problem]:
         """The problems that are mistakes (not merely an untranslated or fuzzy message)."""
         return [p for p in self.problems if p.check not in ("untranslated", "fuzzy")]
@@ -111,6 +115,8 @@ class CheckedCatalog:
         for message in list(self.catalog):
             if message.id and not self.shipped(message):
                 kept.delete(message.id, context=message.context)
+        if self.bad_plural_rule:         # its plural messages are left out: any valid rule will do
+            kept._num_plurals, kept._plural_expr = 1, "0"      # type: ignore[attr-defined]
         buffer = io.BytesIO()
         write_mo(buffer, kept, use_fuzzy=False)
         buffer.seek(0)
@@ -148,11 +154,13 @@ def check_catalog(lang: str, locales: Path) -> CheckedCatalog:
         result.problems.append(checks._file_problem(path, getattr(exc, "lineno", None), "",
                                                     checks.SYNTAX, f"Babel cannot read it: {exc}"))
         return result
-    bad_rule = any(p.check == checks.PLURAL_RULE.id for p in problems)
     lines = text.splitlines()
+    miscounted = {p.msgid for p in problems if p.check == checks.PLURAL_FORMS_MESSAGE}
     for message in result.catalog:
         if message.id:
-            _check_message(result, message, lines, bad_rule)
+            _check_message(result, message, lines, result.bad_plural_rule)
+            if _sources(message)[0] in miscounted:
+                result.failing.add(_key(message))
     return result
 
 
@@ -161,7 +169,9 @@ def _check_message(result: CheckedCatalog, message: Message, lines: list[str],
     msgid, line = _sources(message)[0], msgstr_line(lines, message.lineno)
     kind = state(message)
     if kind != "translated":
-        result.problems.append(Problem(result.path, line, msgid, _STATE[kind], check=kind))
+        message_text, hint = _STATE[kind]
+        result.problems.append(Problem(result.path, line, msgid, message_text, check=kind,
+                                       hint=hint))
         return
     assert result.catalog is not None
     entry = checks.Entry(_sources(message), _strings(message), result.catalog.num_plurals)
@@ -175,9 +185,9 @@ def _check_message(result: CheckedCatalog, message: Message, lines: list[str],
         result.failing.add(_key(message))
 
 
-_STATE = {"fuzzy": "fuzzy entry (never shipped): review it, then remove the word `fuzzy` "
-                   "from its `#,` line (keep `python-format`)",
-          "untranslated": "untranslated (readers see the English text)"}
+_STATE = {"fuzzy": ("fuzzy: readers see the English text", "review it, then remove the word "
+                   "`fuzzy` from its `#,` line (keep `python-format`) and any `#|` lines"),
+          "untranslated": ("untranslated: readers see the English text", "translate it")}
 
 
 def msgstr_line(lines: list[str], msgid_line: int | None) -> int | None:

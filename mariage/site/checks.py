@@ -92,7 +92,8 @@ def placeholders(text: str) -> tuple[list[str], list[int]]:
     found, lone, i = [], [], 0
     while (i := text.find("%", i)) != -1:
         match = _SPEC.match(text, i)
-        if match is None or (match.group("type") == "%" and match.end() - i > 2):
+        if match is None or text[i + 1:i + 2] == " " or (match.group("type") == "%"
+                                                         and match.end() - i > 2):
             lone.append(i)
             i += 1
             continue
@@ -153,6 +154,8 @@ _STRUCTURE: list[tuple[str, re.Pattern[str]]] = [
     ("a table cell separator `|`", re.compile(r"\|")),
     ("an emphasis mark `*`", re.compile(r"\*")),
     ("a brace `{` or `}` (template or attribute syntax)", re.compile(r"[{}]")),
+    ("an HTML entity such as `&nbsp;` (type the character itself)",
+     re.compile(r"&(?:[A-Za-z]+|#\d+|#x[0-9A-Fa-f]+);")),
     ("a line break", re.compile(r"\n")),
     ("a heading, quote, list or code block at the start of a line",
      re.compile(r"(?:^|\n)[ \t]*(?:#|>|[-+*] |\d+[.)] |!!!|\?\?\?|:[ \t]|~~~|```| {4}|\t)")),
@@ -239,7 +242,13 @@ def check_encoding(path: Path, data: bytes) -> list[Problem]:
     return []
 
 
-# GNU msgfmt's messages in plain words: (pattern, what happened, what to do).
+# GNU msgfmt's messages in plain words: (pattern, what happened, what to do). Its format and
+# plural-count complaints are left out: the message checks above say the same per message.
+_MSGFMT_OWN = re.compile(r"format specification|not a valid Python format string|"
+                         r"fatal error|location of the first definition")
+_HEADER_COUNT = re.compile(r"^nplurals = (\d+)\.\.\.$")
+_ENTRY_COUNT = re.compile(r"but some messages have (?:only )?(\w+) plural forms?")
+PLURAL_FORMS_MESSAGE = "plural-forms"
 _MSGFMT: list[tuple[re.Pattern[str], str, str]] = [
     (re.compile(r'keyword "(.*)" unknown'), 'a quotation mark " inside the text ends the string '
      "early", r'write \" for each quotation mark inside a string'),
@@ -248,34 +257,24 @@ _MSGFMT: list[tuple[re.Pattern[str], str, str]] = [
     (re.compile(r"end-of-file within string"), "the last string is not closed",
      'end it with the closing "'),
     (re.compile(r"invalid control sequence"), r"a backslash \ starts an unknown escape",
-     r"write \\ for a backslash, \" for a quotation mark"),
+     r'write \\ for a backslash, \" for a quotation mark'),
     (re.compile(r"duplicate message definition"), "this msgid appears twice in the file",
      "keep one of the two entries and delete the other"),
     (re.compile(r"missing 'msgstr'"), "the entry has no msgstr line", 'add msgstr ""'),
-    (re.compile(r"missing 'msgid_plural'|'msgid_plural' section"),
-     "the entry mixes plural and non-plural lines", "restore the entry as `mariage catalogs "
-     "update` wrote it"),
+    (re.compile(r"msgid_plural|msgstr\[\d+\]"), "the entry mixes plural and non-plural lines",
+     "restore the entry as `mariage catalogs update` wrote it"),
     (re.compile(r"invalid multibyte sequence|incomplete multibyte|invalid character"),
      "the text is not valid in the declared charset", "save the file as UTF-8"),
-    (re.compile(r"plural expression|plural form|nplurals"), "the Plural-Forms header is not "
+    (re.compile(r"plural expression|nplurals|Plural-Forms"), "the header's Plural-Forms is not "
      "valid", "set it as `mariage catalogs init` writes it for the language"),
-    (re.compile(r"but some messages have (?:only )?(\w+) plural form"),
-     "this message's number of msgstr[n] forms differs from the header's Plural-Forms",
-     "give one msgstr[n] per form the header declares"),
-    (re.compile(r"format specification for argument '(\w+)' doesn't exist in 'msgstr'"),
-     "the placeholder %(\\1)s is missing", "keep every %(name)s placeholder of the English text"),
-    (re.compile(r"format specification for argument '(\w+)'.*doesn't exist in 'msgid'"),
-     "%(\\1)s is not a placeholder of the English text",
-     "use only the English text's placeholders, spelled the same"),
-    (re.compile(r"is not a valid Python format string"), "a % sign that is not a placeholder",
-     "write %% for a percent sign"),
     (re.compile(r"syntax error"), "the line is not valid PO syntax",
      r'check for a quotation mark written " instead of \" or a missing quote'),
 ]
 
 
 def msgfmt(path: Path, text: str) -> list[Problem]:
-    """GNU `msgfmt --check`, its errors in plain words at the msgstr's line."""
+    """GNU `msgfmt --check`, its errors in plain words at the right line (it writes
+    `file:line:column:`, and the column is not a line)."""
     if shutil.which("msgfmt") is None:
         return [_file_problem(path, None, "", SYNTAX, "GNU msgfmt is missing",
                               "install gettext: apt-get install gettext, or brew install "
@@ -285,20 +284,61 @@ def msgfmt(path: Path, text: str) -> list[Problem]:
     if run.returncode == 0:
         return []
     lines = text.splitlines()
-    problems = []
+    problems, understood = [], False
     for raw in run.stderr.decode("utf-8", "replace").splitlines():
         match = re.match(r"^<stdin>:(\d+):(?:\d+:)? (.*)$", raw)
+        if raw.startswith("msgfmt: ") and _MSGFMT_OWN.search(raw):
+            understood = True
         if not match or "warning:" in raw:
             continue
+        understood = True
+        if _MSGFMT_OWN.search(match.group(2)) or _HEADER_COUNT.match(match.group(2)):
+            continue
         line = int(match.group(1))
+        if _ENTRY_COUNT.search(match.group(2)):
+            problems.append(_plural_count_problem(path, text, lines, line))
+            continue
         what, fix = _plain(match.group(2))
+        if "twice" in what:                    # msgfmt names the duplicate's msgid line
+            line = next((i for i in range(line, min(len(lines), line + 50)) if
+                         lines[i - 1].startswith("msgstr")), line)
         check = ENCODING if "UTF-8" in fix else PLURAL_RULE if "Plural-Forms" in what else SYNTAX
+        if check is PLURAL_RULE:
+            line = _plural_header_line(text)
         problems.append(_file_problem(path, line, msgid_at(lines, line), check, what, fix))
-    if not problems:
+    if not understood:
         problems.append(_file_problem(path, None, "", SYNTAX, "GNU msgfmt refuses the file",
                                       "open it in Poedit or run `msgfmt --check` on it to see "
                                       "where"))
     return problems
+
+
+def _plural_count_problem(path: Path, text: str, lines: list[str], line: int) -> Problem:
+    """msgfmt's 'some messages have only N plural forms': the header is wrong when every
+    plural message agrees, else that message is."""
+    counts = {len(re.findall(r"^msgstr\[\d+\]", entry, re.M))
+              for entry in re.split(r"\n\s*\n", text) if "\nmsgid_plural " in "\n" + entry}
+    declared = plural_header(text)[1] or ""
+    if len(counts) == 1:
+        return _file_problem(path, _plural_header_line(text), "", PLURAL_RULE,
+                             f"Plural-Forms `{declared.strip()}` does not match the "
+                             f"{counts.pop()} msgstr[n] forms of every plural message",
+                             "set the header back, or run `mariage catalogs init` in a scratch "
+                             "copy to see the rule for the language")
+    at = next((i for i in range(line, min(len(lines), line + 50)) if
+               lines[i - 1].startswith("msgstr")), line)
+    return _file_problem(path, at, msgid_at(lines, at), Check(PLURAL_FORMS_MESSAGE, "", _none),
+                         "this message's number of msgstr[n] forms differs from the header's "
+                         "Plural-Forms", "give one msgstr[n] per form the header declares")
+
+
+def _none(entry: Entry) -> None:
+    return None
+
+
+def _plural_header_line(text: str) -> int:
+    offset = plural_header(text)[0]
+    return text.count("\n", 0, offset) + 1 if offset is not None else 1
 
 
 def _plain(message: str) -> tuple[str, str]:
@@ -381,6 +421,10 @@ def check_plural_rule(path: Path, lang: str, text: str) -> list[Problem]:
     if any(not 0 <= i < count for i in indices):
         return [_file_problem(path, line, "", PLURAL_RULE, "Plural-Forms picks a form number "
                               f"outside 0..{count - 1}", hint)]
+    if count > len(Locale.parse(lang).plural_form.tags):
+        return [_file_problem(path, line, "", PLURAL_RULE, f"nplurals={count}, but {lang!r} "
+                              f"has {len(Locale.parse(lang).plural_form.tags)} plural categories "
+                              "(CLDR)", hint)]
     real = cldr_groupings(lang)
     if real and _grouping(indices) not in real:
         wrong = next(n for n in PLURAL_SAMPLE if all(g[n] != _grouping(indices)[n] for g in real))

@@ -61,7 +61,7 @@ def check_catalogs(source: SiteSource, strict: bool = True) -> list[catalogs.Pro
     return problems
 
 
-def _example_renderer(examples: list[Example]):
+def example_renderer(examples: list[Example]):
     compiled: dict[str, Any] = {}      # each example's template, compiled once for all languages
 
     def render_examples(env: Environment, context: dict[str, Any]) -> list[RenderedPage]:
@@ -92,7 +92,7 @@ def verify_examples(source: SiteSource, example: Example) -> int:
     """Render one example in every language and run its doctests on each page; returns the
     number of languages checked, or raises naming the example, the language and the line."""
     languages = source.languages()
-    renderer = _example_renderer([example])
+    renderer = example_renderer([example])
     for lang in languages:
         with source.language(lang):
             renderer(source.environment(),
@@ -121,6 +121,6 @@ def generate(out: Path, source: SiteSource, static: Path | None = None,
     examples = all_examples(source.examples, profile=source.profile)
     if WORKED_EXAMPLE not in {e.name for e in examples}:
         raise SourceError(source.examples, f"the worked example {WORKED_EXAMPLE}.md is missing")
-    pages = render_site(source, [_example_renderer(examples)])
+    pages = render_site(source, [example_renderer(examples)])
     write_pages(pages, out, static)
     return pages

@@ -50,7 +50,7 @@ def test_the_build_makes_every_language(project):
     ("locales/fr/LC_MESSAGES/messages.po", "%(claim)s", "%(claims)s",
      ["fr/LC_MESSAGES/messages.po", "placeholder"]),
     ("locales/es/LC_MESSAGES/messages.po", 'msgid "Tutorial"\n', 'msgid "Tutorial\n',
-     ["es/LC_MESSAGES/messages.po:", "malformed catalog", "end-of-line within string"]),
+     ["es/LC_MESSAGES/messages.po:", "a string is not closed on its line"]),
 ])
 def test_a_failed_build_names_the_problem_and_keeps_the_old_site(project, path, old, new, words):
     before = _snapshot(project / "site")
