@@ -294,7 +294,7 @@ def msgfmt(path: Path, text: str) -> list[Problem]:
         understood = True
         if _MSGFMT_OWN.search(match.group(2)) or _HEADER_COUNT.match(match.group(2)):
             continue
-        line = int(match.group(1))
+        line = int(match.group(1)) - ("end-of-line within string" in raw)  # counted after the \n
         if _ENTRY_COUNT.search(match.group(2)):
             problems.append(_plural_count_problem(path, text, lines, line))
             continue
@@ -421,10 +421,10 @@ def check_plural_rule(path: Path, lang: str, text: str) -> list[Problem]:
     if any(not 0 <= i < count for i in indices):
         return [_file_problem(path, line, "", PLURAL_RULE, "Plural-Forms picks a form number "
                               f"outside 0..{count - 1}", hint)]
-    if count > len(Locale.parse(lang).plural_form.tags):
+    categories = len(Locale.parse(lang).plural_form.tags | {"other"})
+    if count > categories:
         return [_file_problem(path, line, "", PLURAL_RULE, f"nplurals={count}, but {lang!r} "
-                              f"has {len(Locale.parse(lang).plural_form.tags)} plural categories "
-                              "(CLDR)", hint)]
+                              f"has {categories} plural categories (CLDR)", hint)]
     real = cldr_groupings(lang)
     if real and _grouping(indices) not in real:
         wrong = next(n for n in PLURAL_SAMPLE if all(g[n] != _grouping(indices)[n] for g in real))
