@@ -139,9 +139,25 @@ def _key(message: Message) -> tuple[str, str | None]:
     return _sources(message)[0], message.context
 
 
+# `mkdocs serve` rebuilds in one process: an unchanged catalog is not checked again.
+_CHECKED: dict[tuple[Path, str], tuple[tuple[int, int], CheckedCatalog]] = {}
+
+
 def check_catalog(lang: str, locales: Path) -> CheckedCatalog:
     """Apply every file and message check to one catalog; nothing here raises for a mistake."""
     path = po_path(lang, locales)
+    try:
+        stat = path.stat()
+        version = (stat.st_mtime_ns, stat.st_size)
+    except OSError:
+        return _check_catalog(lang, path)
+    cached = _CHECKED.get((path, lang))
+    if cached is None or cached[0] != version:
+        cached = _CHECKED[(path, lang)] = (version, _check_catalog(lang, path))
+    return cached[1]
+
+
+def _check_catalog(lang: str, path: Path) -> CheckedCatalog:
     text, problems = checks.check_file(path, lang)
     result = CheckedCatalog(lang, path, None, problems)
     if text is None or any(p.check in (checks.SYNTAX.id, checks.ENCODING.id) for p in problems):
