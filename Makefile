@@ -20,7 +20,7 @@ serve: $(VENV)/.site
 catalogs: $(VENV)/.site
 	$(BIN)/mariage catalogs update
 
-check-catalogs: $(VENV)/.test
+check-catalogs: $(VENV)/.site
 	$(BIN)/mariage catalogs check
 
 # The optional `schnapsen` package (for scale) pins an older click than mkdocs' pin: install
