@@ -164,9 +164,10 @@ class MariagePlugin(BasePlugin[MariageConfig]):
         """Leave out the languages below min_translated, saying why (static-i18n builds only
         the languages marked `build`)."""
         i18n = config.plugins.get("i18n")
+        languages = i18n.config.languages if i18n is not None else []
         for lang, reason in source.unpublished().items():
             log.info("mariage: %s", reason)
-            for language in getattr(i18n, "config", None) and i18n.config.languages or []:
+            for language in languages:
                 if language.locale == lang:
                     language.build = False
 

@@ -116,7 +116,9 @@ class CheckedCatalog:
             if message.id and not self.shipped(message):
                 kept.delete(message.id, context=message.context)
         if self.bad_plural_rule:         # its plural messages are left out: any valid rule will do
-            kept._num_plurals, kept._plural_expr = 1, "0"      # type: ignore[attr-defined]
+            kept.mime_headers = [(k, v) for k, v in kept.mime_headers
+                                 if k.lower() != "plural-forms"] + [("Plural-Forms",
+                                                                     "nplurals=1; plural=0;")]
         buffer = io.BytesIO()
         write_mo(buffer, kept, use_fuzzy=False)
         buffer.seek(0)

@@ -70,9 +70,9 @@ def _safe_callables() -> dict[str, Callable[..., Markup]]:
     tr = _TRANSLATIONS.get
     return {
         "gettext": lambda s: _shown(tr().gettext(s), s),
-        "ngettext": lambda s, p, n: _shown(tr().ngettext(s, p, n), s),
+        "ngettext": lambda s, p, n: _shown(str(tr().ngettext(s, p, n)), s),
         "pgettext": lambda c, s: _shown(tr().pgettext(c, s), s, c),
-        "npgettext": lambda c, s, p, n: _shown(tr().npgettext(c, s, p, n), s, c),
+        "npgettext": lambda c, s, p, n: _shown(str(tr().npgettext(c, s, p, n)), s, c),
     }
 
 
