@@ -71,7 +71,7 @@ def _safe_callables() -> dict[str, Callable[..., Markup]]:
     return {
         "gettext": lambda s: _shown(tr().gettext(s), s),
         "ngettext": lambda s, p, n: _shown(str(tr().ngettext(s, p, n)), s),
-        "pgettext": lambda c, s: _shown(tr().pgettext(c, s), s, c),
+        "pgettext": lambda c, s: _shown(str(tr().pgettext(c, s)), s, c),
         "npgettext": lambda c, s, p, n: _shown(str(tr().npgettext(c, s, p, n)), s, c),
     }
 
