@@ -146,3 +146,17 @@ def test_no_generated_table_is_broken_by_blank_lines():
     """A blank line between two table rows ends a Markdown table: rows must be contiguous."""
     for page in render_site(SiteSource()):
         assert not re.search(r"^\|.*\|\n\s*\n\|", page.text, re.M), f"{page.lang}/{page.path}"
+
+
+@pytest.mark.parametrize("marked,shown", [
+    ("# \ue000Glossary\ue001", '# <span lang="en">Glossary</span>'),
+    ('<div aria-label="\ue000Position\ue001">x</div>', '<div aria-label="Position">x</div>'),
+    ("run `\ue000make site\ue001` now", "run `make site` now"),
+    ("```\n\ue000code\ue001\n```", "```\ncode\n```"),
+    ("| \ue000Position in the deck\ue001 | 1 |", '| <span lang="en">Position in the deck</span> | 1 |'),
+    ("\ue000two\nlines\ue001", "two\nlines"),
+])
+def test_english_fallback_text_is_tagged_where_html_allows(marked, shown):
+    """Running text gets <span lang="en">; attributes, code and split marks stay plain."""
+    from mariage.site.pages import mark_fallbacks
+    assert mark_fallbacks(marked) == shown
