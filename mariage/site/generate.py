@@ -49,7 +49,7 @@ class CatalogError(SourceError):
         first = problems[0]
         super().__init__(first.path, f"{len(problems)} catalog problem(s); no message that "
                          "fails a check is shipped:\n" + "\n".join(f"  {p}" for p in problems),
-                         hint="fix each msgstr, then run `mariage catalogs check`")
+                         hint="fix each one as it says, then run `mariage catalogs check`")
 
 
 def check_catalogs(source: SiteSource, strict: bool = True) -> list[catalogs.Problem]:
