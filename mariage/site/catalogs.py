@@ -173,7 +173,7 @@ def _check_catalog(lang: str, path: Path) -> CheckedCatalog:
                                                     checks.SYNTAX, f"Babel cannot read it: {exc}"))
         return result
     lines = text.splitlines()
-    miscounted = {p.msgid for p in problems if p.check == checks.PLURAL_FORMS_MESSAGE}
+    miscounted = {p.msgid for p in problems if p.check == checks.PLURAL_FORMS.id}
     for message in result.catalog:
         if message.id:
             _check_message(result, message, lines, result.bad_plural_rule)

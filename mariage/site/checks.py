@@ -179,13 +179,14 @@ def _markup(entry: Entry) -> str | None:
     return None
 
 
+PLURAL_FORMS = Check("plural-forms", "give one msgstr[n] per plural form the header's "
+                     "Plural-Forms declares", _plural_count)
 CHECKS: list[Check] = [
     Check("placeholders", "keep every %(name)s placeholder of the English text exactly as it is "
           "written (you may move it); never type the number it stands for", _placeholders),
     Check("percent", "write %% for a percent sign (it shows as one %): a lone % breaks the page",
           _percent),
-    Check("plural-forms", "give one msgstr[n] per plural form the header's Plural-Forms declares",
-          _plural_count),
+    PLURAL_FORMS,
     Check("markup", "keep the English text's Markdown and HTML (links, **emphasis**, `code`, "
           "| cells, [brackets], line breaks) and add none: the page shows it as it is written",
           _markup),
@@ -208,13 +209,18 @@ def problem(path: Path, line: int | None, msgid: str, check: Check, detail: str)
 
 # --- file checks -----------------------------------------------------------------------
 
+def _file_level(entry: Entry) -> None:
+    """File checks look at the whole file (see `check_file`), not at one message."""
+    return None
+
+
 ENCODING = Check("encoding", "save the file as UTF-8 and declare `charset=UTF-8` in its header "
-                 "(Poedit and every gettext tool can)", lambda entry: None)
-SYNTAX = Check("syntax", "fix the PO syntax at this line", lambda entry: None)
+                 "(Poedit and every gettext tool can)", _file_level)
+SYNTAX = Check("syntax", "fix the PO syntax at this line", _file_level)
 PLURAL_RULE = Check("plural-rule", "set the header's Plural-Forms to the rule "
-                    "`mariage catalogs init` writes for the language", lambda entry: None)
+                    "`mariage catalogs init` writes for the language", _file_level)
 LANGUAGE = Check("language", "the header's Language must be the catalog's folder name",
-                 lambda entry: None)
+                 _file_level)
 FILE_CHECKS = [ENCODING, SYNTAX, PLURAL_RULE, LANGUAGE]
 
 
@@ -248,7 +254,6 @@ _MSGFMT_OWN = re.compile(r"format specification|not a valid Python format string
                          r"fatal error|location of the first definition")
 _HEADER_COUNT = re.compile(r"^nplurals = (\d+)\.\.\.$")
 _ENTRY_COUNT = re.compile(r"but some messages have (?:only )?(\w+) plural forms?")
-PLURAL_FORMS_MESSAGE = "plural-forms"
 _MSGFMT: list[tuple[re.Pattern[str], str, str]] = [
     (re.compile(r'keyword "(.*)" unknown'), 'a quotation mark " inside the text ends the string '
      "early", r'write \" for each quotation mark inside a string'),
@@ -327,13 +332,9 @@ def _plural_count_problem(path: Path, text: str, lines: list[str], line: int) ->
                              "copy to see the rule for the language")
     at = next((i for i in range(line, min(len(lines), line + 50)) if
                lines[i - 1].startswith("msgstr")), line)
-    return _file_problem(path, at, msgid_at(lines, at), Check(PLURAL_FORMS_MESSAGE, "", _none),
+    return _file_problem(path, at, msgid_at(lines, at), PLURAL_FORMS,
                          "this message's number of msgstr[n] forms differs from the header's "
-                         "Plural-Forms", "give one msgstr[n] per form the header declares")
-
-
-def _none(entry: Entry) -> None:
-    return None
+                         "Plural-Forms")
 
 
 def _plural_header_line(text: str) -> int:

@@ -151,3 +151,9 @@ def test_a_catalog_that_cannot_be_read_names_its_line(locales_copy):
         catalogs.read_catalog("pt", locales_copy)
     assert caught.value.line == line and "not closed" in str(caught.value)
     assert catalogs.translations("pt", locales_copy).gettext("Tutorial") == "Tutorial"
+
+
+def test_the_translator_guide_explains_every_check():
+    guide = (ROOT / "docs" / "translators.md").read_text(encoding="utf-8")
+    for check in checks.CHECKS + checks.FILE_CHECKS:
+        assert f"| `{check.id}` |" in guide, check.id
