@@ -35,6 +35,7 @@ $(VENV)/bin/python:
 	$(PYTHON) -m venv $(VENV)
 
 $(VENV)/.site: $(VENV)/bin/python pyproject.toml constraints.txt
+	bash .ci/system-deps.sh site
 	$(BIN)/pip install -q --upgrade pip
 	$(BIN)/pip install -q -c constraints.txt -e .
 	touch $@
