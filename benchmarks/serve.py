@@ -1,7 +1,7 @@
 """`mkdocs serve` as a translator uses it: seconds from saving a msgstr to the new text being
 served, rebuilds per save, and what a broken catalog does to the server.
 
-Run: `python benchmarks/serve.py [--edits N]`. Works on a copy of the project, serves it on
+Run: `python benchmarks/serve.py [--edits N] [--langs fr]`. Works on a copy of the project, serves it on
 127.0.0.1 (a free port), edits the French catalog N times (waiting for each edit to be served),
 then saves a broken msgstr and checks that requests still answer and the log names the line.
 Prints one JSON object. Target: under 3 s from save to served text, one rebuild per save.
@@ -70,6 +70,8 @@ def rebuilds(log: Path, since: int) -> int:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--edits", type=int, default=3)
+    parser.add_argument("--langs", default="", help="serve only these languages (plus "
+                        "English), as MARIAGE_LANGS does; default: all")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
         project = Path(tmp) / "project"
@@ -83,7 +85,7 @@ def main() -> None:
             server = subprocess.Popen(
                 [sys.executable, "-m", "mkdocs", "serve", "-a", f"127.0.0.1:{port}"],
                 cwd=project, stdout=out, stderr=subprocess.STDOUT,
-                env=os.environ | {"NO_MKDOCS_2_WARNING": "1"})
+                env=os.environ | {"NO_MKDOCS_2_WARNING": "1", "MARIAGE_LANGS": args.langs})
         try:
             first = wait_for(url, "<html", started)
             time.sleep(2)          # let the watcher settle
@@ -112,6 +114,7 @@ def main() -> None:
         "rebuilds_per_save": counts,
         "broken_catalog": {"english_served_after_s": round(english, 2),
                            "requests_answer": answered, "log_names_the_line": warned},
+        "languages": args.langs or "all",
         "load_average": os.getloadavg()[0],
         "cpus": os.cpu_count(),
     }, indent=2))

@@ -11,12 +11,14 @@ Thin by design: all the work is in `mariage.site`. Installed as `mariage_mkdocs.
   serve`) shows the English text instead and warns; a language under `min_translated` percent
   is not published;
 - asks `mkdocs serve` to watch the rules, catalogs, templates and examples, but not the
-  generated folder, so a save rebuilds once.
+  generated folder, so a save rebuilds once; `MARIAGE_LANGS=fr mkdocs serve` previews English
+  and French only.
 """
 
 from __future__ import annotations
 
 import logging
+import os
 import re
 import shutil
 from pathlib import Path
@@ -95,6 +97,7 @@ class MariagePlugin(BasePlugin[MariageConfig]):
             # stage, so pages and doctests use this build's profile and catalogs.
             source = SiteSource.of(Project.at(root, self.config.profile, self.config.locales))
             source.min_translated = self.config.min_translated
+            source.preview = self._preview(source)
             self._unpublish(config, source)
             pages = generate(out, source, static=static, strict=bool(config.strict))
             for problem in check_catalogs(source, strict=False):
@@ -159,10 +162,22 @@ class MariagePlugin(BasePlugin[MariageConfig]):
         i18n = config.plugins.get("i18n")
         return bool(getattr(i18n, "building", False))
 
+    def _preview(self, source: SiteSource) -> list[str] | None:
+        """`MARIAGE_LANGS=fr mkdocs serve` previews English and French only: a translator's
+        save rebuilds two languages, not all of them. Builds ignore it."""
+        wanted = os.environ.get("MARIAGE_LANGS", "").replace(",", " ").split()
+        if self._command != "serve" or not wanted:
+            return None
+        unknown = [lang for lang in wanted if lang not in source.configured_languages()]
+        if unknown:
+            raise PluginError(f"mariage: MARIAGE_LANGS names {', '.join(unknown)}, not a "
+                              f"language of mkdocs.yml ({', '.join(source.configured_languages())})")
+        return wanted
+
     @staticmethod
     def _unpublish(config: MkDocsConfig, source: SiteSource) -> None:
-        """Leave out the languages below min_translated, saying why (static-i18n builds only
-        the languages marked `build`)."""
+        """Leave out the languages below min_translated (or outside a MARIAGE_LANGS preview),
+        saying why (static-i18n builds only the languages marked `build`)."""
         i18n = config.plugins.get("i18n")
         languages = i18n.config.languages if i18n is not None else []
         for lang, reason in source.unpublished().items():

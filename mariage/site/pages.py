@@ -191,6 +191,7 @@ class SiteSource:
     root: Path = None  # type: ignore[assignment]       # the project: templates/, examples/
     extra_context: dict[str, Any] = field(default_factory=dict)
     min_translated: int | None = None       # default: the project's mkdocs.yml
+    preview: list[str] | None = None        # `mkdocs serve` of these languages only (+ English)
     _env: Environment | None = field(default=None, init=False, repr=False)
     _translations: dict[str, NullTranslations] = field(default_factory=dict, init=False, repr=False)
     _checked: dict[str, catalogs.CheckedCatalog] = field(default_factory=dict, init=False,
@@ -258,6 +259,9 @@ class SiteSource:
         """The languages left out of the site, each with the reason."""
         reasons = {}
         for lang in self.configured_languages()[1:]:
+            if self.preview is not None and lang not in self.preview:
+                reasons[lang] = f"{lang} is left out of this preview (MARIAGE_LANGS)"
+                continue
             s = self.checked(lang).stats()
             done = s.translated + s.failing      # a failing message is reported, not missing
             if not s.unreadable and s.total and 100 * done // s.total < self.threshold():
