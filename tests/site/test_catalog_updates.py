@@ -151,3 +151,12 @@ def test_the_termbase_exports_to_tbx_and_csv(project):
                           "catalogs", "termbase", "fr", "--format", "csv"], cwd=ROOT,
                          capture_output=True, text=True)
     assert run.returncode == 0 and run.stdout == csv_text
+
+
+def test_a_preview_renders_english_and_the_chosen_language_only():
+    """What `MARIAGE_LANGS=fr mkdocs serve` renders; the status page still lists every one."""
+    source = SiteSource(preview=["fr"])
+    assert source.languages() == ["en", "fr"]
+    assert source.configured_languages() == Project.find(ROOT).languages()
+    assert "MARIAGE_LANGS" in source.unpublished()["es"]
+    assert [s.lang for s in source.context()["catalog_stats"]] == source.configured_languages()[1:]
