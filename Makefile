@@ -20,7 +20,7 @@ serve: $(VENV)/.site
 catalogs: $(VENV)/.site
 	$(BIN)/mariage catalogs update
 
-check-catalogs: $(VENV)/.test
+check-catalogs: $(VENV)/.site
 	$(BIN)/mariage catalogs check
 
 # The optional `schnapsen` package (for scale) pins an older click than mkdocs' pin: install
@@ -35,6 +35,7 @@ $(VENV)/bin/python:
 	$(PYTHON) -m venv $(VENV)
 
 $(VENV)/.site: $(VENV)/bin/python pyproject.toml constraints.txt
+	bash .ci/system-deps.sh site
 	$(BIN)/pip install -q --upgrade pip
 	$(BIN)/pip install -q -c constraints.txt -e .
 	touch $@

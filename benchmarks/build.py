@@ -37,7 +37,8 @@ def plain_config(tmp: Path) -> Path:
     text = (ROOT / "mkdocs.yml").read_text(encoding="utf-8")
     config = yaml.safe_load(re.sub(r"^site_url:.*$", "site_url: https://mariage.invalid/", text,
                                    flags=re.M))
-    config["plugins"] = [p for p in config["plugins"] if p != "mariage"]
+    config["plugins"] = [p for p in config["plugins"]
+                         if p != "mariage" and not (isinstance(p, dict) and "mariage" in p)]
     config["docs_dir"] = str(ROOT / ".cache" / "docs")
     config["theme"]["custom_dir"] = str(ROOT / "overrides")
     examples = sorted(p.name for p in (ROOT / ".cache/docs/en/examples").glob("*.md") if p.name != "index.md")

@@ -28,15 +28,22 @@ def main(argv: Sequence[str] | None = None) -> int:
     rp.add_argument("files", nargs="+", metavar="FILE", help="record files; - reads stdin")
     commands.add_parser("check-profile", help="validate the rules profile")
     cat = commands.add_parser("catalogs", help="translator workflow (see docs/translators.md)")
-    cat.add_argument("action", choices=["extract", "update", "init", "check", "stats"])
+    cat.add_argument("action", choices=["extract", "update", "init", "check", "stats",
+                                        "termbase"])
     cat.add_argument("langs", nargs="*", metavar="LANG", help="languages (default: all)")
+    cat.add_argument("--errors-only", action="store_true", help="check: report mistakes only, "
+                     "not untranslated or fuzzy messages")
+    cat.add_argument("--format", choices=["tbx", "csv"], default="tbx",
+                     help="termbase: the export format (default: tbx)")
+    cat.add_argument("-o", "--output", metavar="FILE", help="termbase: write here "
+                     "(default: stdout)")
     ex = commands.add_parser("examples", help="render each worked example in every language "
                                               "and run its doctests, as the build does")
     ex.add_argument("names", nargs="*", metavar="NAME")
     args = parser.parse_args(argv)
     try:
         if args.command == "catalogs":
-            return _catalogs(_project(args.project), args.action, args.langs)
+            return _catalogs(_project(args.project), args)
         if args.command == "examples":
             project = _project(args.project)
             return _examples(project, load_profile(args.profile or project.profile), args.names)
@@ -59,35 +66,55 @@ def _project(folder: str | None):
     return Project.at(Path(folder)) if folder else Project.find()
 
 
-def _catalogs(project, action: str, langs: Sequence[str]) -> int:
+def _catalogs(project, args) -> int:
     from .site import catalogs, translate
 
+    action, langs = args.action, args.langs
     if action == "extract":
         print(f"wrote {translate.extract(project)}")
         return 0
     if action == "update":
-        translate.update(project)
-        print("catalogs updated; changed sources are marked fuzzy with their previous text")
+        updated = translate.update(project)
+        print(f"catalogs updated ({', '.join(updated)}); changed sources are marked fuzzy "
+              "with their previous text (#|)")
         return 0
+    if action in ("init", "termbase") and len(langs) != 1:
+        print(f"mariage catalogs {action}: name one language, e.g. `mariage catalogs {action} "
+              "de`", file=sys.stderr)
+        return 2
     if action == "init":
-        if len(langs) != 1:
-            print("mariage catalogs init: name one language, e.g. `mariage catalogs init de`",
-                  file=sys.stderr)
-            return 2
-        print(f"wrote {translate.init(project, langs[0])}")
+        print(f"wrote {translate.init(project, langs[0])}; now add the language to the i18n "
+              "plugin's languages in mkdocs.yml")
+        return 0
+    known = project.languages()[1:]
+    unknown = [lang for lang in langs if lang not in known]
+    if unknown:
+        print(f"mariage catalogs {action}: {', '.join(unknown)} is not a language of this site "
+              f"(mkdocs.yml lists {', '.join(known)})", file=sys.stderr)
+        return 2
+    if action == "termbase":
+        data = translate.termbase(project, langs[0], args.format)
+        if args.output:
+            Path(args.output).write_bytes(data)
+            print(f"wrote {args.output}")
+        else:
+            sys.stdout.buffer.write(data)
         return 0
     status = 0
-    for lang in langs or catalogs.languages(project.locales)[1:]:
+    for lang in langs or known:
+        checked = catalogs.check_catalog(lang, project.locales)
         if action == "stats":
-            s = catalogs.stats(lang, project.locales)
+            s = checked.stats()
             print(f"{lang}: {s.translated} translated, {s.fuzzy} fuzzy, "
-                  f"{s.untranslated} untranslated ({s.percent}%)")
+                  f"{s.untranslated} untranslated, {s.failing} failing a check ({s.percent}%)")
             continue
-        problems = translate.check(lang, project.locales)
-        for problem in problems:
+        shown = checked.errors if args.errors_only else checked.problems
+        for problem in shown:
             print(problem, file=sys.stderr)
-        print(f"{lang}: {'ok' if not problems else f'{len(problems)} problem(s)'}")
-        status = status or (1 if problems else 0)
+        errors, incomplete = len(checked.errors), len(checked.problems) - len(checked.errors)
+        print(f"{lang}: " + ("ok" if not shown else f"{errors} mistake(s), {incomplete} "
+                            "untranslated or fuzzy"))
+        status = status or (1 if shown else 0)
     return status
 
 

@@ -7,12 +7,18 @@ Thin by design: all the work is in `mariage.site`. Installed as `mariage_mkdocs.
 - builds into a temporary folder and swaps it into `site_dir` only when the whole build
   succeeded, so a failed build leaves the previous site untouched;
 - translates the navigation's section titles from the catalogs;
-- asks `mkdocs serve` to watch the rules, catalogs, templates and examples.
+- checks every catalog message: a strict build fails on a mistake, any other build (`mkdocs
+  serve`) shows the English text instead and warns; a language under `min_translated` percent
+  is not published;
+- asks `mkdocs serve` to watch the rules, catalogs, templates and examples, but not the
+  generated folder, so a save rebuilds once; `MARIAGE_LANGS=fr mkdocs serve` previews English
+  and French only.
 """
 
 from __future__ import annotations
 
 import logging
+import os
 import re
 import shutil
 from pathlib import Path
@@ -29,8 +35,8 @@ from markupsafe import escape
 from mariage.engine.errors import MariageError
 from mariage.site import catalogs, interface
 from mariage.site.pages import SiteSource
-from mariage.site.project import Project
-from mariage.site.generate import NAV_SECTIONS, generate, not_found_notes
+from mariage.site.project import DEFAULT_MIN_TRANSLATED, Project
+from mariage.site.generate import NAV_SECTIONS, check_catalogs, generate, not_found_notes
 
 log = logging.getLogger("mkdocs.plugins.mariage")
 _HEAD_ALTERNATE = re.compile(r'\s*<link rel="alternate" href="[^"]*" hreflang="[^"]*">')
@@ -68,6 +74,7 @@ class MariageConfig(Config):
     locales = c.Type(str, default="locales")
     examples = c.Type(str, default="examples")
     generated = c.Type(str, default=".cache/docs")
+    min_translated = c.Type(int, default=DEFAULT_MIN_TRANSLATED)
     watch = c.ListOfItems(c.Type(str), default=["rules", "locales", "templates", "examples", "docs"])
 
 
@@ -77,6 +84,7 @@ class MariagePlugin(BasePlugin[MariageConfig]):
         self._final_site: Path | None = None
         self._not_found: str | None = None
         self._source: SiteSource | None = None
+        self._docs_dir: str | None = None
 
     def on_startup(self, *, command: str, dirty: bool) -> None:
         self._command = command
@@ -91,7 +99,12 @@ class MariagePlugin(BasePlugin[MariageConfig]):
             # stage, so pages and doctests use this build's profile and catalogs.
             source = SiteSource.of(Project.at(root, self.config.profile, self.config.locales,
                                               self.config.examples))
-            pages = generate(out, source, static=static)
+            source.min_translated = self.config.min_translated
+            source.preview = self._preview(source)
+            self._unpublish(config, source)
+            pages = generate(out, source, static=static, strict=bool(config.strict))
+            for problem in check_catalogs(source, strict=False):
+                log.warning("mariage: %s; the English text is shown instead", problem)
             self._translate_nav(config, source)
             self._list_examples(config, pages)
             config.extra["mariage_not_found"] = not_found_notes(source)
@@ -100,7 +113,7 @@ class MariagePlugin(BasePlugin[MariageConfig]):
             raise PluginError(f"mariage: {exc}") from None
         log.info("mariage: %d pages in %d languages generated and examples verified",
                  len(pages), len(source.languages()))
-        config.docs_dir = str(out)
+        self._docs_dir, config.docs_dir = config.docs_dir, str(out)
         config.watch.extend(str(root / w) for w in self.config.watch)
         if self._command == "build":
             self._final_site = Path(config.site_dir)
@@ -135,6 +148,10 @@ class MariagePlugin(BasePlugin[MariageConfig]):
             return
         if self._not_found is not None:
             (Path(config.site_dir) / "404.html").write_text(self._not_found, encoding="utf-8")
+        if self._docs_dir is not None:
+            # `mkdocs serve` watches docs_dir after the build: the sources, not the generated
+            # tree, whose rewrite would trigger a second rebuild
+            config.docs_dir = self._docs_dir
         if self._final_site is None:
             return
         final, built = self._final_site, Path(config.site_dir)
@@ -151,6 +168,30 @@ class MariagePlugin(BasePlugin[MariageConfig]):
     def _inner_build(config: MkDocsConfig) -> bool:
         i18n = config.plugins.get("i18n")
         return bool(getattr(i18n, "building", False))
+
+    def _preview(self, source: SiteSource) -> list[str] | None:
+        """`MARIAGE_LANGS=fr mkdocs serve` previews English and French only: a translator's
+        save rebuilds two languages, not all of them. Builds ignore it."""
+        wanted = os.environ.get("MARIAGE_LANGS", "").replace(",", " ").split()
+        if self._command != "serve" or not wanted:
+            return None
+        unknown = [lang for lang in wanted if lang not in source.configured_languages()]
+        if unknown:
+            raise PluginError(f"mariage: MARIAGE_LANGS names {', '.join(unknown)}, not a "
+                              f"language of mkdocs.yml ({', '.join(source.configured_languages())})")
+        return wanted
+
+    @staticmethod
+    def _unpublish(config: MkDocsConfig, source: SiteSource) -> None:
+        """Leave out the languages below min_translated (or outside a MARIAGE_LANGS preview),
+        saying why (static-i18n builds only the languages marked `build`)."""
+        i18n = config.plugins.get("i18n")
+        languages = i18n.config.languages if i18n is not None else []
+        for lang, reason in source.unpublished().items():
+            log.info("mariage: %s", reason)
+            for language in languages:
+                if language.locale == lang:
+                    language.build = False
 
     @staticmethod
     def _list_examples(config: MkDocsConfig, pages) -> None:

@@ -16,8 +16,8 @@ from markupsafe import escape
 from . import catalogs
 from ..engine.errors import MariageError, SourceError
 from .examples import WORKED_EXAMPLE, Example, all_examples, claim_summary, verify
-from .pages import (RenderedPage, SiteSource, base_context, error_line, render, render_site,
-                    write_pages)
+from .pages import (FALLBACK_CLOSE, FALLBACK_OPEN, RenderedPage, SiteSource, base_context,
+                    error_line, mark_fallbacks, render, render_site, write_pages)
 from .rulings import add_rulings_pages
 from .variants import variant_renderer
 
@@ -29,28 +29,41 @@ HOME = _("Mariage, the rules")
 
 
 def not_found_notes(source: SiteSource) -> list[dict[str, str]]:
-    """The 404 page's message in every language: hosts serve one 404 page for all of them.
-    Translations are HTML-escaped here, as on every page: a catalog never adds markup."""
+    """The 404 page's message in every published language: hosts serve one 404 page for all
+    of them. Translations are HTML-escaped here, as on every page: a catalog never adds markup;
+    a note shown in English says so in its `lang`."""
     notes = []
     for lang in source.languages():
         tr = source.translations(lang)
+        ships = getattr(tr, "ships", lambda msgid: True)
         url = "/" if lang == catalogs.SOURCE_LANGUAGE else f"/{lang}/"
-        notes.append({"lang": lang, "text": escape(tr.gettext(NOT_FOUND)),
-                      "home": escape(tr.gettext(HOME)), "url": url})
+        notes.append({"lang": lang if ships(NOT_FOUND) else catalogs.SOURCE_LANGUAGE,
+                      "text": escape(tr.gettext(NOT_FOUND)), "home": escape(tr.gettext(HOME)),
+                      "url": url})
     return notes
 
 
-def check_catalogs(source: SiteSource) -> None:
-    """Refuse a catalog whose placeholders do not match its source (Babel's checkers)."""
-    for lang in source.languages()[1:]:
-        for message, errors in source.catalog(lang).check():
-            if errors and not message.fuzzy:      # fuzzy entries are never shipped
-                raise SourceError(catalogs.po_path(lang, source.locales),
-                                  f"msgid {message.id!r}: {errors[0]}", line=message.lineno,
-                                  hint="keep every %(name)s placeholder of the source, unchanged")
+class CatalogError(SourceError):
+    """Catalog mistakes that fail a strict build: every one, each on its own line."""
+
+    def __init__(self, problems: list[catalogs.Problem]) -> None:
+        self.problems = problems
+        first = problems[0]
+        super().__init__(first.path, f"{len(problems)} catalog problem(s); no message that "
+                         "fails a check is shipped:\n" + "\n".join(f"  {p}" for p in problems),
+                         hint="fix each one as it says, then run `mariage catalogs check`")
 
 
-def _example_renderer(examples: list[Example]):
+def check_catalogs(source: SiteSource, strict: bool = True) -> list[catalogs.Problem]:
+    """Every catalog mistake of the site's languages. Strict: refuse them all at once; else
+    return them, to be shown as warnings while the English text stands in."""
+    problems = source.catalog_problems()
+    if problems and strict:
+        raise CatalogError(problems)
+    return problems
+
+
+def example_renderer(examples: list[Example]):
     compiled: dict[str, Any] = {}      # each example's template, compiled once for all languages
 
     def render_examples(env: Environment, context: dict[str, Any]) -> list[RenderedPage]:
@@ -63,16 +76,16 @@ def _example_renderer(examples: list[Example]):
             try:
                 if example.name not in compiled:
                     compiled[example.name] = env.from_string(example.body)
-                text = compiled[example.name].render(context | extra)
+                text = mark_fallbacks(compiled[example.name].render(context | extra))
             except (TemplateError, MariageError, ValueError, TypeError, KeyError) as exc:
                 raise SourceError(example.relpath, f"cannot render the example ({context['lang']}): "
                                   f"{exc}", line=error_line(exc)) from None
             verify(example, text, context["lang"])
-            text += render(env, "example-run.md.j2", context | extra)
+            text += mark_fallbacks(render(env, "example-run.md.j2", context | extra))
             pages.append(RenderedPage(context["lang"], f"examples/{example.name}.md", text,
                                       example.relpath))
             titles.append((example, _title(text)))
-        index = render(env, "example-index.md.j2", context | {"examples": titles})
+        index = mark_fallbacks(render(env, "example-index.md.j2", context | {"examples": titles}))
         pages.append(RenderedPage(context["lang"], "examples/index.md", index,
                                   "templates/example-index.md.j2"))
         return pages
@@ -83,7 +96,7 @@ def verify_examples(source: SiteSource, example: Example) -> int:
     """Render one example in every language and run its doctests on each page; returns the
     number of languages checked, or raises naming the example, the language and the line."""
     languages = source.languages()
-    renderer = _example_renderer([example])
+    renderer = example_renderer([example])
     for lang in languages:
         with source.language(lang):   # examples need no site-wide values: any profile will do
             renderer(source.environment(), base_context(source.profile, lang, languages))
@@ -96,18 +109,22 @@ def _maybe_claim(example: Example) -> dict[str, Any] | None:
 
 def _title(markdown: str) -> str:
     match = re.search(r"^# (.+)$", markdown, re.M)
-    return match.group(1).strip() if match else ""
+    title = match.group(1).strip() if match else ""
+    # an English title keeps its lang once, when the index page is marked
+    return re.sub(r'<span lang="en">(.*?)</span>', FALLBACK_OPEN + r"\1" + FALLBACK_CLOSE, title)
 
 
-def generate(out: Path, source: SiteSource, static: Path | None = None) -> list[RenderedPage]:
+def generate(out: Path, source: SiteSource, static: Path | None = None,
+             strict: bool = True) -> list[RenderedPage]:
     """Render, verify and write the whole tree under out/<lang>/ (with the assets of `static`,
-    default the project's docs/); returns the pages."""
+    default the project's docs/); returns the pages. A catalog mistake fails a strict build;
+    otherwise the message shows in English (`check_catalogs` lists the mistakes)."""
     static = static if static is not None else source.root / "docs"
-    check_catalogs(source)
+    check_catalogs(source, strict=strict)
     examples = all_examples(source.examples, profile=source.profile)
     if WORKED_EXAMPLE not in {e.name for e in examples}:
         raise SourceError(source.examples, f"the worked example {WORKED_EXAMPLE}.md is missing")
-    pages = add_rulings_pages(render_site(source, [_example_renderer(examples),
+    pages = add_rulings_pages(render_site(source, [example_renderer(examples),
                                                   variant_renderer(source.profile, source.root, examples)]),
                               source)
     write_pages(pages, out, static)

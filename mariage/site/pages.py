@@ -8,6 +8,7 @@ engine's run of an example, never from a catalog.
 
 from __future__ import annotations
 
+import re
 import unicodedata
 from contextlib import contextmanager
 from contextvars import ContextVar
@@ -16,7 +17,6 @@ from pathlib import Path
 from typing import Any, Callable, Iterator, Sequence
 
 from babel import Locale
-from babel.messages.catalog import Catalog
 from babel.support import NullTranslations
 from jinja2 import (Environment, FileSystemLoader, StrictUndefined, TemplateError,
                     TemplateSyntaxError, UndefinedError)
@@ -52,15 +52,59 @@ def translated(translations: NullTranslations) -> Iterator[None]:
         _TRANSLATIONS.reset(token)
 
 
+# English shown in place of a missing or failing translation is marked while the page renders,
+# then tagged `<span lang="en">` where HTML allows it (see `mark_fallbacks`).
+FALLBACK_OPEN, FALLBACK_CLOSE = "\ue000", "\ue001"
+
+
+def _shown(text: str, msgid: str, context: str | None = None) -> Markup:
+    """A translation, escaped (a catalog's '<' stays text), marked when it is English."""
+    ships = getattr(_TRANSLATIONS.get(), "ships", None)
+    if ships is None or ships(msgid, context):
+        return Markup(escape(text))
+    return Markup(FALLBACK_OPEN + escape(text) + FALLBACK_CLOSE)
+
+
 def _safe_callables() -> dict[str, Callable[..., Markup]]:
-    """gettext functions whose translations are escaped: a catalog's '<' stays text."""
+    """gettext functions whose translations are escaped and whose English fallbacks are marked."""
     tr = _TRANSLATIONS.get
     return {
-        "gettext": lambda s: Markup(escape(tr().gettext(s))),
-        "ngettext": lambda s, p, n: Markup(escape(tr().ngettext(s, p, n))),
-        "pgettext": lambda c, s: Markup(escape(tr().pgettext(c, s))),
-        "npgettext": lambda c, s, p, n: Markup(escape(tr().npgettext(c, s, p, n))),
+        "gettext": lambda s: _shown(tr().gettext(s), s),
+        "ngettext": lambda s, p, n: _shown(str(tr().ngettext(s, p, n)), s),
+        "pgettext": lambda c, s: _shown(str(tr().pgettext(c, s)), s, c),
+        "npgettext": lambda c, s, p, n: _shown(str(tr().npgettext(c, s, p, n)), s, c),
     }
+
+
+_TAG = re.compile(r"<[^<>]*>")
+_FENCE = re.compile(r"^\s*(```|~~~)")
+
+
+def strip_fallbacks(text: str) -> str:
+    return text.replace(FALLBACK_OPEN, "").replace(FALLBACK_CLOSE, "")
+
+
+def mark_fallbacks(markdown: str) -> str:
+    """Tag English fallback text `<span lang="en">` in running text; inside an HTML tag (an
+    attribute), a code span or a code block, where a tag would show or break, drop the mark."""
+    if FALLBACK_OPEN not in markdown:
+        return markdown
+    markdown = _TAG.sub(lambda m: strip_fallbacks(m.group(0)), markdown)
+    lines, fenced = [], False
+    for line in markdown.split("\n"):
+        if _FENCE.match(line):
+            fenced = not fenced
+        if fenced or line.startswith("    ") or _FENCE.match(line):
+            lines.append(strip_fallbacks(line))
+            continue
+        pieces = line.split("`")
+        pieces = [p if i % 2 == 0 else strip_fallbacks(p) for i, p in enumerate(pieces)]
+        line = "`".join(pieces)
+        if line.count(FALLBACK_OPEN) != line.count(FALLBACK_CLOSE):
+            line = strip_fallbacks(line)
+        lines.append(line.replace(FALLBACK_OPEN, '<span lang="en">').replace(FALLBACK_CLOSE,
+                                                                              "</span>"))
+    return "\n".join(lines)
 
 
 def environment(search_path: list[Path]) -> Environment:
@@ -78,7 +122,8 @@ def environment(search_path: list[Path]) -> Environment:
 def collate(items: list[Any], attribute: str) -> list[Any]:
     """Sort for readers: letters with accents among their base letters, case ignored."""
     def key(item: Any) -> str:
-        text = str(item[attribute] if isinstance(item, dict) else getattr(item, attribute))
+        text = strip_fallbacks(str(item[attribute] if isinstance(item, dict)
+                                   else getattr(item, attribute)))
         return "".join(c for c in unicodedata.normalize("NFKD", text.casefold())
                        if not unicodedata.combining(c))
     return sorted(items, key=key)
@@ -146,9 +191,13 @@ class SiteSource:
     root: Path = None  # type: ignore[assignment]       # the project: templates/, examples/
     examples_folder: Path | None = None                  # default: the project's examples/
     extra_context: dict[str, Any] = field(default_factory=dict)
+    min_translated: int | None = None       # default: the project's mkdocs.yml
+    preview: list[str] | None = None        # `mkdocs serve` of these languages only (+ English)
     _env: Environment | None = field(default=None, init=False, repr=False)
     _translations: dict[str, NullTranslations] = field(default_factory=dict, init=False, repr=False)
-    _catalogs: dict[str, Catalog] = field(default_factory=dict, init=False, repr=False)
+    _checked: dict[str, catalogs.CheckedCatalog] = field(default_factory=dict, init=False,
+                                                         repr=False)
+    _configured: list[str] | None = field(default=None, init=False, repr=False)
 
     def __post_init__(self) -> None:
         if self.profile is None or self.locales is None or self.root is None:
@@ -164,6 +213,10 @@ class SiteSource:
                    project.examples)
 
     @property
+    def project(self) -> Project:
+        return Project.at(self.root, locales=self.locales)
+
+    @property
     def templates(self) -> Path:
         return self.root / "templates"
 
@@ -176,25 +229,59 @@ class SiteSource:
             self._env = environment([self.templates, self.root])
         return self._env
 
-    def catalog(self, lang: str) -> Catalog:
-        """A language's catalog, read (and its syntax checked) once per site build."""
-        if lang not in self._catalogs:
-            self._catalogs[lang] = catalogs.read_catalog(lang, self.locales)
-        return self._catalogs[lang]
+    def checked(self, lang: str) -> catalogs.CheckedCatalog:
+        """A language's catalog with every check applied, once per site build."""
+        if lang not in self._checked:
+            self._checked[lang] = catalogs.check_catalog(lang, self.locales)
+        return self._checked[lang]
 
     def translations(self, lang: str) -> NullTranslations:
-        """A language's catalog compiled in memory once; English is the identity."""
+        """What ships of a language's catalog, compiled in memory once; English is the
+        identity."""
         if lang not in self._translations:
             self._translations[lang] = (NullTranslations() if lang == catalogs.SOURCE_LANGUAGE
-                                        else catalogs.compile_catalog(self.catalog(lang)))
+                                        else self.checked(lang).translations())
         return self._translations[lang]
 
     def language(self, lang: str):
         """A block in which pages render in `lang`."""
         return translated(self.translations(lang))
 
+    def configured_languages(self) -> list[str]:
+        """Every language of the site's config (the source first), published or not."""
+        if self._configured is None:
+            self._configured = self.project.languages()
+        return self._configured
+
+    def threshold(self) -> int:
+        if self.min_translated is None:
+            self.min_translated = self.project.min_translated()
+        return self.min_translated
+
+    def unpublished(self) -> dict[str, str]:
+        """The languages left out of the site, each with the reason."""
+        reasons = {}
+        for lang in self.configured_languages()[1:]:
+            if self.preview is not None and lang not in self.preview:
+                reasons[lang] = f"{lang} is left out of this preview (MARIAGE_LANGS)"
+                continue
+            s = self.checked(lang).stats()
+            done = s.translated + s.failing      # a failing message is reported, not missing
+            if not s.unreadable and s.total and 100 * done // s.total < self.threshold():
+                reasons[lang] = (f"{lang} is {100 * done // s.total} % translated ({done} of "
+                                 f"{s.total} messages), below min_translated "
+                                 f"({self.threshold()} %): not published")
+        return reasons
+
     def languages(self) -> list[str]:
-        return catalogs.languages(self.locales)
+        """The published languages, the source first."""
+        left_out = self.unpublished()
+        return [lang for lang in self.configured_languages() if lang not in left_out]
+
+    def catalog_problems(self) -> list[catalogs.Problem]:
+        """Every mistake in the catalogs of the site's languages (not untranslated or fuzzy
+        messages, which are simply not shipped)."""
+        return [p for lang in self.configured_languages()[1:] for p in self.checked(lang).errors]
 
     def context(self) -> dict[str, Any]:
         """Site-wide values: the catalogs' status, the numbers of section 07's example and the
@@ -203,7 +290,7 @@ class SiteSource:
 
         if "catalog_stats" not in self.extra_context:
             self.extra_context["catalog_stats"] = [
-                catalogs.stats(lang, catalog=self.catalog(lang)) for lang in self.languages()[1:]]
+                self.checked(lang).stats() for lang in self.configured_languages()[1:]]
         if "terms" not in self.extra_context:
             self.extra_context["terms"] = termbase.glossary_rows(self.languages(), self.locales)
         if "score_sheet" not in self.extra_context:
@@ -230,7 +317,8 @@ def render_site(source: SiteSource,
         with source.language(lang):
             for template in page_templates(source.templates):
                 pages.append(RenderedPage(lang, output_path(template),
-                                          render(env, template, context), template))
+                                          mark_fallbacks(render(env, template, context)),
+                                          template))
             for renderer in renderers:
                 pages.extend(renderer(env, context))
     return pages

@@ -1,53 +1,32 @@
-"""The translator workflow: extract, update, init and check the catalogs.
+"""The translator workflow: extract, update, init, check and export the glossary.
 
-Extraction and updates are Babel's (pybabel); checks are GNU msgfmt's and translate-toolkit's
-pofilter's, plus one this project needs: a translation may not add markup (HTML tags, Markdown
-links or images, code) that its English source does not have.
+Extraction is Babel's (pybabel); merging is GNU msgmerge's (`--previous` keeps the `#|` old
+text of a changed message through any number of updates, and the translator's Plural-Forms
+and msgstr[n] are kept); a new catalog is GNU msginit's, with the plural rule checked against
+CLDR. The checks are those of `checks.py`, the same the build applies.
 """
 
 from __future__ import annotations
 
 import contextlib
+import csv
+import io
 import re
 import shutil
 import subprocess
-import sys
-import tempfile
-from dataclasses import dataclass
 from pathlib import Path
 
 from babel.messages.frontend import CommandLineInterface
+from babel.messages.pofile import read_po, write_po
 
-from . import catalogs, termbase
+from . import catalogs, checks
+from . import termbase as terms
 from ..engine.errors import SourceError
+from .checks import Problem
+from .pages import output_path
 from .project import Project
 
-# Two plural forms, as translation tools expect (Babel's CLDR data would write three).
-PLURAL_FORMS = {"fr": "nplurals=2; plural=(n > 1);"}
-DEFAULT_PLURAL = "nplurals=2; plural=(n != 1);"
-POFILTER_TESTS = ["xmltags", "printf", "urls", "emails", "escapes", "newlines"]
-_STATE_PROBLEMS = {"fuzzy": "fuzzy entry (never shipped): review it and remove the fuzzy flag",
-                   "untranslated": "untranslated"}
-MARKUP = re.compile(r"<[^>]*>|!?\[[^\]]*\]\([^)]*\)|`[^`]*`|\]\(|https?://|javascript:", re.I)
-
-
-@dataclass(frozen=True)
-class Problem:
-    path: Path
-    line: int | None
-    msgid: str
-    message: str
-
-    def __str__(self) -> str:
-        where = f"{_rel(self.path)}:{self.line}" if self.line else _rel(self.path)
-        return f"{where}: {self.message}: msgid {self.msgid!r}"
-
-
-def _rel(path: Path) -> str:
-    try:
-        return str(path.resolve().relative_to(Path.cwd().resolve()))
-    except ValueError:
-        return str(path)
+__all__ = ["Problem", "extract", "update", "init", "check", "site_paths", "termbase"]
 
 
 def pot_path(project: Project) -> Path:
@@ -59,146 +38,186 @@ def _pybabel(project: Project, *args: str) -> None:
         CommandLineInterface().run(["pybabel", "-q", *args])
 
 
+def _gnu(tool: str, *args: str) -> subprocess.CompletedProcess[str]:
+    if shutil.which(tool) is None:
+        raise SourceError(tool, "GNU gettext is missing", hint="install gettext: apt-get install "
+                          "gettext, or brew install gettext")
+    return subprocess.run([tool, *args], capture_output=True, text=True)
+
+
 def extract(project: Project) -> Path:
-    """Write locales/messages.pot from the templates and examples (never edit it by hand)."""
+    """Write locales/messages.pot from the templates and examples (never edit it by hand); each
+    message's notes say which site pages show it."""
     pot = pot_path(project)
     _pybabel(project, "extract", "-F", str(project.babel_config), "-o", str(pot), "--no-wrap",
              "--sort-by-file", "--add-comments=Translators:", "-k", "_",
              "--project=mariage", "--copyright-holder=The Mariage project",
              "--msgid-bugs-address=translations@mariage.invalid", ".")
+    add_page_notes(pot, site_paths(project))
     return pot
 
 
-def update(project: Project) -> None:
-    """Merge the .pot into every catalog; changed sources keep their old text as #| previous."""
+def add_page_notes(pot: Path, paths: dict[str, list[str]]) -> None:
+    """Add `#. Page: /site/path/` notes, from each message's `#:` source locations."""
+    with pot.open("rb") as handle:
+        template = read_po(handle)
+    for message in template:
+        if not message.id:
+            continue
+        shown: list[str] = []
+        for filename, _ in message.locations:
+            shown += [p for p in paths.get(filename, []) if p not in shown]
+        message.auto_comments = [c for c in message.auto_comments if not c.startswith("Page")]
+        if shown:
+            label = "Page" if len(shown) == 1 else "Pages"
+            message.auto_comments.append(f"{label}: {', '.join(shown)}")
+    buffer = io.BytesIO()
+    write_po(buffer, template, width=0, sort_by_file=True)
+    pot.write_bytes(buffer.getvalue())
+
+
+_IMPORT = re.compile(r"""\{%-?\s*(?:import|include|from|extends)\s+["']([^"']+)["']""")
+
+
+def site_paths(project: Project) -> dict[str, list[str]]:
+    """Each source file (relative to the project) -> the site paths that show its text."""
+    pages: dict[str, list[str]] = {}
+    texts: dict[str, str] = {}
+    for template in sorted((project.templates / "pages").rglob("*.md.j2")):
+        rel = template.relative_to(project.templates).as_posix()
+        pages[f"templates/{rel}"] = [_url(output_path(rel))]
+        texts[f"templates/{rel}"] = template.read_text(encoding="utf-8")
+    examples = []
+    for example in sorted(project.examples.glob("*.md")):
+        url = f"/examples/{example.stem}/"
+        examples.append(url)
+        pages[f"examples/{example.name}"] = [url]
+        texts[f"examples/{example.name}"] = example.read_text(encoding="utf-8")
+    pages["templates/example-run.md.j2"] = examples
+    pages["templates/example-index.md.j2"] = ["/examples/"]
+    pages["mariage/site/generate.py"] = ["the navigation of every page", "/404.html"]
+    for partial in sorted(project.templates.glob("_*.j2")):
+        users = _users(partial.name, texts, project.templates)
+        pages[f"templates/{partial.name}"] = [u for source in users for u in pages[source]]
+    return pages
+
+
+def _url(page: str) -> str:
+    page = page.removesuffix(".md")
+    return "/" if page == "index" else f"/{page.removesuffix('/index')}/"
+
+
+def _users(partial: str, texts: dict[str, str], templates: Path) -> list[str]:
+    """The page sources that import `partial`, directly or through another partial."""
+    partials = {p.name: p.read_text(encoding="utf-8") for p in templates.glob("_*.j2")}
+    wanted, found = {partial}, True
+    while found:
+        found = False
+        for name, text in partials.items():
+            if name not in wanted and wanted & set(_IMPORT.findall(text)):
+                wanted.add(name)
+                found = True
+    return [source for source, text in texts.items() if wanted & set(_IMPORT.findall(text))]
+
+
+def update(project: Project) -> list[str]:
+    """Merge the .pot into every catalog with GNU msgmerge --previous; returns the languages
+    updated. A catalog msgmerge cannot read is left untouched and reported."""
+    langs = project.languages()[1:]
+    for lang in langs:
+        _refuse_broken(project, lang)
     pot = extract(project)
-    _pybabel(project, "update", "-i", str(pot), "-d", str(project.locales), "--previous",
-             "--no-wrap", "--ignore-obsolete")
-    for lang in catalogs.languages(project.locales)[1:]:
-        fix_plural_forms(catalogs.po_path(lang, project.locales))
-        fix_previous(catalogs.po_path(lang, project.locales))
+    for lang in langs:
+        path = catalogs.po_path(lang, project.locales)
+        tmp = path.with_name(path.name + ".new")
+        run = _gnu("msgmerge", "--quiet", "--previous", "--no-wrap", "-o", str(tmp), str(path),
+                   str(pot))
+        if run.returncode:
+            tmp.unlink(missing_ok=True)
+            raise SourceError(path, "GNU msgmerge cannot merge this catalog", hint="run "
+                              f"`mariage catalogs check {lang}` and fix what it reports")
+        tmp.replace(path)
+    return langs
+
+
+def _refuse_broken(project: Project, lang: str) -> None:
+    """A catalog that cannot be read is not merged: the translator fixes it first."""
+    path = catalogs.po_path(lang, project.locales)
+    text, problems = checks.check_file(path, lang)
+    broken = [p for p in problems if p.check in (checks.SYNTAX.id, checks.ENCODING.id)]
+    if text is None or broken:
+        first = (broken or problems)[0]
+        raise SourceError(first.path, f"{first.message}; nothing was updated", line=first.line,
+                          hint=first.hint)
 
 
 def init(project: Project, lang: str) -> Path:
-    """Start a catalog for a new language."""
-    pot = extract(project)
-    _pybabel(project, "init", "-i", str(pot), "-d", str(project.locales), "-l", lang, "--no-wrap")
+    """Start a catalog for a new language (never over an existing one)."""
+    if not checks.known_language(lang):
+        raise SourceError(project.locales, f"{lang!r} is not a language code Babel knows",
+                          hint="use a code such as de, pl or pt_BR")
     path = catalogs.po_path(lang, project.locales)
-    fix_plural_forms(path)
+    if path.exists():
+        raise SourceError(path, "this catalog already exists; init would overwrite every "
+                          "translation in it", hint="run `mariage catalogs update` to merge "
+                          "new messages into it")
+    pot = extract(project)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_name(path.name + ".new")
+    run = _gnu("msginit", "--no-translator", "--no-wrap", f"--locale={lang}.UTF-8", "-i",
+               str(pot), "-o", str(tmp))
+    if run.returncode:
+        tmp.unlink(missing_ok=True)
+        raise SourceError(pot, f"GNU msginit could not start the {lang} catalog")
+    text = tmp.read_text(encoding="utf-8")
+    text = _set_header(text, "Plural-Forms", checks.expected_plural_forms(lang))
+    text = _set_header(text, "Content-Type", "text/plain; charset=UTF-8")
+    text = _set_header(text, "Language", lang)
+    tmp.write_text(text, encoding="utf-8")
+    tmp.replace(path)
     return path
 
 
-def fix_plural_forms(path: Path) -> None:
-    lang = path.parent.parent.name
-    forms = PLURAL_FORMS.get(lang, DEFAULT_PLURAL)
-    text = path.read_text(encoding="utf-8")
-    text = re.sub(r'^"Plural-Forms: .*\\n"$', f'"Plural-Forms: {forms}\\\\n"', text, flags=re.M)
-    text = re.sub(r'^msgstr\[[2-9]\] ".*"\n', "", text, flags=re.M)
-    path.write_text(text, encoding="utf-8")
-
-
-def fix_previous(path: Path) -> None:
-    """Join the `#| msgid` lines that pybabel update --previous wraps without quoting each
-    piece (invalid PO, which translate-toolkit and translators' tools reject)."""
-    out: list[str] = []
-    pending: str | None = None
-    for line in path.read_text(encoding="utf-8").splitlines():
-        if pending is not None and line.startswith("#| ") and not line.startswith('#| "'):
-            pending += " " + line[3:]
-        else:
-            if pending is not None:
-                out.append(pending)
-            pending = None
-            if re.match(r'^#\| (msgid|msgctxt|msgid_plural) "', line) and not line.endswith('"'):
-                pending = line
-                continue
-            out.append(line)
-        if pending is not None and pending.endswith('"'):
-            out.append(pending)
-            pending = None
-    if pending is not None:
-        out.append(pending)
-    path.write_text("\n".join(out) + "\n", encoding="utf-8")
-
-
-def markup_of(text: str) -> list[str]:
-    return sorted(MARKUP.findall(text))
+def _set_header(text: str, name: str, value: str) -> str:
+    line = f'"{name}: {value}\\n"'
+    pattern = re.compile(rf'^"{re.escape(name)}:.*"$', re.M)
+    if pattern.search(text):
+        return pattern.sub(lambda m: line, text, count=1)
+    return re.sub(r'^(msgstr ""\n)', lambda m: m.group(1) + line + "\n", text, count=1,
+                  flags=re.M)
 
 
 def check(lang: str, locales: Path) -> list[Problem]:
-    """Every problem of one catalog; an empty list means it may ship."""
-    path = catalogs.po_path(lang, locales)
-    problems = _msgfmt(path)
-    if problems:
-        return problems                    # syntax first: the rest cannot be read reliably
-    catalog = catalogs.read_catalog(lang, locales)
-    lines: dict[str, int | None] = {}
-    for message in catalog:
-        if not message.id:
-            continue
-        msgid = message.id if isinstance(message.id, str) else message.id[0]
-        lines[msgid] = message.lineno
-        strings = message.string if isinstance(message.string, (list, tuple)) else [message.string]
-        sources = message.id if isinstance(message.id, (list, tuple)) else [message.id]
-        state = catalogs.state(message)
-        if state != "translated":
-            problems.append(Problem(path, message.lineno, msgid, _STATE_PROBLEMS[state]))
-        for error in message.check(catalog):
-            problems.append(Problem(path, message.lineno, msgid, f"placeholder: {error}"))
-        allowed = set(markup_of(" ".join(sources)))
-        for string in strings:
-            extra = [m for m in markup_of(string or "") if m not in allowed]
-            if extra:
-                problems.append(Problem(path, message.lineno, msgid,
-                                        f"markup the source does not have: {extra[0]!r}"))
-    problems.extend(termbase.check(lang, catalog, locales))
-    problems.extend(_pofilter(path, lines))
-    return _unique(problems)
+    """Every problem of one catalog, the build's checks and the termbase included; empty
+    means complete and clean."""
+    checked = catalogs.check_catalog(lang, locales)
+    if checked.catalog is None:
+        return checked.problems
+    return checked.problems + terms.check(lang, checked.catalog, locales)
 
 
-def _msgfmt(path: Path) -> list[Problem]:
-    if shutil.which("msgfmt") is None:
-        raise SourceError(path, "GNU msgfmt is missing", hint="install Debian's gettext package")
-    run = subprocess.run(["msgfmt", "--check", "-o", "/dev/null", str(path)],
-                         capture_output=True, text=True)
-    problems = []
-    for line in run.stderr.splitlines():
-        match = re.match(r"^(.*?):(\d+): (.*)$", line)
-        if match and "warning: header field" not in line and run.returncode:
-            problems.append(Problem(path, int(match.group(2)), "", f"msgfmt: {match.group(3)}"))
-    if run.returncode and not problems:
-        problems.append(Problem(path, None, "", f"msgfmt: {run.stderr.strip()}"))
-    return problems
+def termbase(project: Project, lang: str, fmt: str = "tbx") -> bytes:
+    """The glossary of `lang` (locales/<lang>/termbase.yaml, English from locales/termbase.yaml)
+    as TBX or CSV, written by translate-toolkit, for Poedit, Weblate, OmegaT or Virtaal."""
+    from translate.storage import csvl10n, tbx
 
-
-def _pofilter(path: Path, lines: dict[str, int | None]) -> list[Problem]:
-    from translate.storage import factory
-
-    with tempfile.TemporaryDirectory() as tmp:
-        out = Path(tmp) / "report.po"
-        args = ["--nofuzzy", "--progress=none"] + [f"-t{t}" for t in POFILTER_TESTS]
-        subprocess.run([sys.executable, "-c", "from translate.filters.pofilter import main; main()",
-                        *args, str(path), str(out)], check=True, capture_output=True)
-        if not out.exists():
-            return []
-        store = factory.getobject(str(out))
-        problems = []
+    concepts = terms.load_concepts(project.locales)
+    targets = terms.load_terms(lang, project.locales)
+    store = tbx.tbxfile(sourcelanguage="en", targetlanguage=lang) if fmt == "tbx" \
+        else csvl10n.csvfile()
+    for concept_id, target in targets.items():
+        concept = concepts[concept_id]
+        unit = store.addsourceunit(concept.english[0] if concept.english else concept_id)
+        unit.target = target.term
+        if fmt == "tbx":
+            unit.addnote(f"concept: {concept_id}. {concept.definition}")
+        else:
+            unit.setcontext(concept_id)
+    if fmt == "csv":       # Weblate's glossary import reads source, target and context
+        out = io.StringIO()
+        writer = csv.writer(out, lineterminator="\n")
+        writer.writerow(["source", "target", "context"])
         for unit in store.units:
-            if unit.isheader():
-                continue
-            for note in unit.getnotes("translator").splitlines():
-                if note.startswith("(pofilter)"):
-                    msgid = unit.source
-                    problems.append(Problem(path, lines.get(msgid), msgid,
-                                            "pofilter " + note.removeprefix("(pofilter) ")))
-        return problems
-
-
-def _unique(problems: list[Problem]) -> list[Problem]:
-    seen, out = set(), []
-    for problem in problems:
-        key = (problem.line, problem.message)
-        if key not in seen:
-            seen.add(key)
-            out.append(problem)
-    return out
+            writer.writerow([unit.source, unit.target, unit.getcontext()])
+        return out.getvalue().encode("utf-8")
+    return bytes(store)

@@ -9,6 +9,8 @@ from pathlib import Path
 
 import pytest
 
+from mariage.site.project import Project
+
 ROOT = Path(__file__).resolve().parents[2]
 MKDOCS = [sys.executable, "-m", "mkdocs"]
 COPY = ["rules", "locales", "templates", "examples", "docs", "overrides", "mkdocs.yml"]
@@ -32,7 +34,7 @@ def _snapshot(site: Path) -> dict[str, bytes]:
 
 def test_the_build_makes_every_language(project):
     site = project / "site"
-    for lang in ["", "es/", "pt/", "fr/", "it/"]:
+    for lang in [""] + [f"{lang}/" for lang in Project.find(project).languages()[1:]]:
         page = site / f"{lang}tutorial/04-marriages-and-claiming/index.html"
         assert page.exists(), page
         expected = lang.rstrip("/") or "en"
@@ -50,7 +52,7 @@ def test_the_build_makes_every_language(project):
     ("locales/fr/LC_MESSAGES/messages.po", "%(claim)s", "%(claims)s",
      ["fr/LC_MESSAGES/messages.po", "placeholder"]),
     ("locales/es/LC_MESSAGES/messages.po", 'msgid "Tutorial"\n', 'msgid "Tutorial\n',
-     ["es/LC_MESSAGES/messages.po:", "malformed catalog", "end-of-line within string"]),
+     ["es/LC_MESSAGES/messages.po:", "a string is not closed on its line"]),
 ])
 def test_a_failed_build_names_the_problem_and_keeps_the_old_site(project, path, old, new, words):
     before = _snapshot(project / "site")
@@ -71,7 +73,8 @@ def test_a_failed_build_names_the_problem_and_keeps_the_old_site(project, path, 
 
 
 def test_markup_in_a_catalog_never_reaches_the_built_site(project):
-    """Page text, nav section titles and the 404 page all escape what a catalog says."""
+    """Page text, nav section titles and the 404 page: a translation with markup is refused
+    (`--strict` fails) and the English text stands in, tagged lang="en"."""
     po = project / "locales/fr/LC_MESSAGES/messages.po"
     original = po.read_text(encoding="utf-8")
     attacks = {"Tutorial": "<img src=x onerror=alert(1)>",
@@ -83,15 +86,21 @@ def test_markup_in_a_catalog_never_reaches_the_built_site(project):
     assert text.count("alert(") == 3
     po.write_text(text, encoding="utf-8")
     try:
-        run = subprocess.run(MKDOCS + ["build", "--strict", "-d", "injected"], cwd=project,
+        strict = subprocess.run(MKDOCS + ["build", "--strict", "-d", "refused"], cwd=project,
+                                capture_output=True, text=True)
+        run = subprocess.run(MKDOCS + ["build", "-d", "injected"], cwd=project,
                              capture_output=True, text=True)
     finally:
         po.write_text(original, encoding="utf-8")
+    assert strict.returncode == 1 and "3 catalog problem(s)" in strict.stderr
+    assert not (project / "refused").exists()
     assert run.returncode == 0, run.stderr[-2000:]
     built = project / "injected"
     for page in built.rglob("*.html"):
         html = page.read_text(encoding="utf-8")
         for attack in attacks.values():
             assert attack not in html, f"{page.relative_to(built)} carries {attack}"
-    assert "&lt;img src=x onerror=alert(1)&gt;" in (built / "fr/index.html").read_text(encoding="utf-8")
-    assert "&lt;b onclick=alert(3)&gt;" in (built / "404.html").read_text(encoding="utf-8")
+        assert "alert(" not in html
+    assert "Tutorial" in (built / "fr/index.html").read_text(encoding="utf-8")
+    assert '<p lang="en">This page does not exist.' in (built / "404.html").read_text(
+        encoding="utf-8")

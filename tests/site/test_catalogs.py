@@ -5,13 +5,15 @@ from pathlib import Path
 
 import pytest
 
-from mariage.site import catalogs, translate
+from mariage.site import catalogs, checks, translate
 from mariage.site.pages import SiteSource
-from mariage.site.generate import check_catalogs
+from mariage.site.generate import CatalogError, check_catalogs
+from mariage.site.project import Project
 from mariage.engine.errors import SourceError
 
-LANGS = ["es", "pt", "fr", "it"]
-LOCALES = Path(__file__).resolve().parents[2] / "locales"
+ROOT = Path(__file__).resolve().parents[2]
+LOCALES = ROOT / "locales"
+LANGS = Project.find(ROOT).languages()[1:]      # the site's one list: mkdocs.yml
 
 
 @pytest.mark.parametrize("lang", LANGS)
@@ -20,11 +22,35 @@ def test_each_catalog_is_complete_and_clean(lang):
     assert not problems, "\n".join(map(str, problems[:10]))
 
 
-@pytest.mark.parametrize("lang,forms", [("es", "(n != 1)"), ("pt", "(n != 1)"),
-                                        ("fr", "(n > 1)"), ("it", "(n != 1)")])
-def test_catalogs_have_two_plural_forms(lang, forms):
-    header = catalogs.po_path(lang, LOCALES).read_text(encoding="utf-8")
-    assert f'"Plural-Forms: nplurals=2; plural={forms};\\n"' in header
+@pytest.mark.parametrize("lang", LANGS)
+def test_each_catalog_has_no_broken_previous_text_comments(lang):
+    """`# | msgid` is what a Babel round trip made of `#| msgid`; msgmerge never writes it."""
+    assert "# | msgid" not in catalogs.po_path(lang, LOCALES).read_text(encoding="utf-8")
+
+
+@pytest.mark.parametrize("lang,forms", [
+    ("fr", "nplurals=2; plural=(n > 1);"), ("de", "nplurals=2; plural=(n != 1);"),
+    ("pt", "nplurals=2; plural=(n != 1);"), ("ja", "nplurals=1; plural=0;"),
+    ("pl", "nplurals=3; plural=(n==1 ? 0 : n%10>=2 && n%10<=4 && (n%100<10 || n%100>=20) ? 1 : 2);"),
+])
+def test_a_new_catalog_gets_the_languages_plural_rule(lang, forms):
+    """GNU gettext's rules, as Poedit and Weblate write them, each agreeing with CLDR."""
+    assert checks.expected_plural_forms(lang) == forms
+
+
+@pytest.mark.parametrize("lang,forms,ok", [
+    ("fr", "nplurals=2; plural=(n > 1);", True),
+    ("fr", "nplurals=2; plural=(n != 1);", False),          # 0 is singular in French
+    ("pt", "nplurals=2; plural=(n != 1);", True),           # European Portuguese
+    ("pt", "nplurals=2; plural=(n > 1);", True),            # Brazilian Portuguese
+    ("pl", "nplurals=2; plural=(n != 1);", False),          # 2-4 and 5+ differ
+    ("ru", "nplurals=3; plural=(n%10==1 && n%100!=11 ? 0 : n%10>=2 && n%10<=4 && "
+           "(n%100<10 || n%100>=20) ? 1 : 2);", True),
+    ("de", "nplurals=2; plural=(n != 1);", True),
+])
+def test_the_plural_header_is_checked_against_cldr(lang, forms, ok, tmp_path):
+    text = f'msgid ""\nmsgstr ""\n"Plural-Forms: {forms}\\n"\n'
+    assert (checks.check_plural_rule(tmp_path / "x.po", lang, text) == []) is ok
 
 
 def _first_entry(po_text: str) -> tuple[int, str]:
@@ -71,7 +97,8 @@ def test_an_untranslated_entry_is_reported(locales_copy):
 def test_malformed_po_syntax_is_reported_with_its_line(locales_copy):
     _break(locales_copy, "fr", r'^msgid "Tutorial"$', 'msgid "Tutorial')
     problems = _problems(locales_copy, "fr")
-    assert problems and re.search(r"messages\.po:\d+: msgfmt", problems[0]), problems
+    assert problems and re.search(r"messages\.po:\d+: \[syntax\] a string is not closed",
+                                  problems[0]), problems
 
 
 def test_injected_markup_is_rejected(locales_copy):
@@ -88,9 +115,24 @@ def test_an_injected_markdown_link_is_rejected(locales_copy):
 
 def test_the_build_refuses_a_mismatched_placeholder(locales_copy):
     _break(locales_copy, "it", r'^(msgstr ".*?)%\((\w+)\)s', r"\1%(renamed)s")
-    with pytest.raises(SourceError) as caught:
+    with pytest.raises(CatalogError) as caught:
         check_catalogs(SiteSource(locales=locales_copy))
-    assert "it/LC_MESSAGES/messages.po" in str(caught.value) and caught.value.line
+    assert "it/LC_MESSAGES/messages.po:" in str(caught.value)
+    assert caught.value.problems[0].line and caught.value.problems[0].check == "placeholders"
+
+
+def test_the_status_page_rounds_down(locales_copy):
+    """fr with 2 fuzzy and 1 untranslated of 455 messages: 452 / 455 = 99.3 %, shown as 99 %;
+    453 / 455 = 99.56 % is 99 % too, never 100 %."""
+    _break(locales_copy, "fr", r'^(msgid "Tutorial"\n)', "#, fuzzy\n\\1")
+    _break(locales_copy, "fr", r'^(msgid "Glossary"\n)', "#, fuzzy\n\\1")
+    _break(locales_copy, "fr", r'^(msgid "Reference"\n)msgstr ".+"$', '\\1msgstr ""')
+    s = catalogs.stats("fr", locales_copy)
+    assert (s.translated, s.fuzzy, s.untranslated, s.total, s.percent) == (452, 2, 1, 455, 99)
+    assert catalogs.Stats("x", 453, 2, 0).percent == 99
+    page = next(p.text for p in __import__("mariage.site.pages", fromlist=["x"]).render_site(
+        SiteSource(locales=locales_copy)) if p.path == "translation-status.md" and p.lang == "en")
+    assert "| Français (`fr`) | 452 | 2 | 1 | 99 % |" in page
 
 
 def test_the_status_page_counts_each_catalog():
@@ -102,30 +144,16 @@ def test_the_status_page_counts_each_catalog():
         assert f"| {s.translated} | {s.fuzzy} | {s.untranslated} |" in row
 
 
-def test_the_build_refuses_malformed_syntax_that_babel_would_forgive(locales_copy):
+def test_a_catalog_that_cannot_be_read_names_its_line(locales_copy):
     path = _break(locales_copy, "pt", r'^msgid "Tutorial"$', 'msgid "Tutorial')
     line = path.read_text(encoding="utf-8").splitlines().index('msgid "Tutorial') + 1
     with pytest.raises(SourceError) as caught:
-        catalogs.translations("pt", locales_copy)
-    assert caught.value.line == line and "malformed catalog" in str(caught.value)
+        catalogs.read_catalog("pt", locales_copy)
+    assert caught.value.line == line and "not closed" in str(caught.value)
+    assert catalogs.translations("pt", locales_copy).gettext("Tutorial") == "Tutorial"
 
 
-def test_update_repairs_the_previous_msgid_lines_babel_wraps_unquoted(tmp_path):
-    """pybabel update --previous wraps `#| msgid` without quoting each piece; fix_previous joins
-    them so translate-toolkit, msgfmt and translators' tools read the catalog."""
-    import subprocess
-    po = tmp_path / "LC_MESSAGES" / "messages.po"
-    po.parent.mkdir()
-    po.write_text(
-        'msgid ""\nmsgstr ""\n"Content-Type: text/plain; charset=UTF-8\\n"\n\n'
-        '#, fuzzy\n#| msgid "Passing 66 ends nothing by itself. You must wait until you\n'
-        '#| are on lead again."\nmsgid "Reaching 66 ends nothing."\nmsgstr "Rien."\n',
-        encoding="utf-8")
-    with pytest.raises(SourceError) as caught:
-        catalogs._check_syntax(po)
-    assert caught.value.line == 6
-    translate.fix_previous(po)
-    assert '#| msgid "Passing 66 ends nothing by itself. You must wait until you are on lead again."' \
-        in po.read_text(encoding="utf-8")
-    catalogs._check_syntax(po)
-    assert subprocess.run(["msgfmt", "--check", "-o", "/dev/null", str(po)]).returncode == 0
+def test_the_translator_guide_explains_every_check():
+    guide = (ROOT / "docs" / "translators.md").read_text(encoding="utf-8")
+    for check in checks.CHECKS + checks.FILE_CHECKS:
+        assert f"| `{check.id}` |" in guide, check.id

@@ -44,7 +44,7 @@ def test_every_page_exists_in_every_language(profile):
     by_lang = {}
     for page in pages:
         by_lang.setdefault(page.lang, set()).add(page.path)
-    assert set(by_lang) == {"en", "es", "pt", "fr", "it"}
+    assert set(by_lang) == set(SiteSource().languages())
     assert len({frozenset(paths) for paths in by_lang.values()}) == 1
 
 
@@ -54,7 +54,16 @@ def test_a_catalog_cannot_inject_markup(locales_copy):
     page = next(p for p in render_site(SiteSource(locales=locales_copy))
                 if p.lang == "fr" and p.path == "tutorial/01-origins.md")
     assert "<script>" not in page.text and "<img" not in page.text
-    assert "&lt;script&gt;" in page.text
+    assert "alert" not in page.text                     # refused: the English text stands in
+    assert '# <span lang="en">Origins: marriages before sixty-six</span>' in page.text
+
+
+def test_a_plain_angle_bracket_in_a_translation_is_escaped(locales_copy):
+    _set_translation(locales_copy, "fr", "Origins: marriages before sixty-six",
+                     "Origines : 1 < 2 & 3")
+    page = next(p for p in render_site(SiteSource(locales=locales_copy))
+                if p.lang == "fr" and p.path == "tutorial/01-origins.md")
+    assert "# Origines : 1 &lt; 2 &amp; 3" in page.text
 
 
 def test_rank_and_suit_names_are_spoken_in_the_page_language(locales_copy):
@@ -71,7 +80,7 @@ def test_a_profile_change_reaches_every_language_without_touching_catalogs(profi
     before = {(p.lang, p.path): p.text for p in render_site(SiteSource())}
     after = {(p.lang, p.path): p.text for p in render_site(SiteSource(profile=profile))}
     changed_langs = {lang for (lang, path), text in after.items() if text != before[(lang, path)]}
-    assert changed_langs == {"en", "es", "pt", "fr", "it"}
+    assert changed_langs == set(SiteSource().languages())
     for (lang, path), text in after.items():
         if path == "tutorial/04-marriages-and-claiming.md":
             assert re.search(r"\b50\b", text), f"{lang}: the trump marriage value is not shown"
@@ -127,7 +136,7 @@ def test_the_pot_is_up_to_date(tmp_path):
 def test_the_faq_answers_every_ruling_in_every_language():
     profile = default_profile()
     faqs = {p.lang: p.text for p in render_site(SiteSource()) if p.path == "faq.md"}
-    assert set(faqs) == {"en", "es", "pt", "fr", "it"}
+    assert set(faqs) == set(SiteSource().languages())
     for lang, text in faqs.items():
         cited = set(re.findall(r"\bR\d+\b", text))
         missing = [r.id for r in profile.rulings if r.id not in cited]
@@ -153,3 +162,17 @@ def test_no_generated_table_is_broken_by_blank_lines(profile):
     """A blank line between two table rows ends a Markdown table: rows must be contiguous."""
     for page in render_site(_source(profile)):
         assert not re.search(r"^\|.*\|\n\s*\n\|", page.text, re.M), f"{page.lang}/{page.path}"
+
+
+@pytest.mark.parametrize("marked,shown", [
+    ("# \ue000Glossary\ue001", '# <span lang="en">Glossary</span>'),
+    ('<div aria-label="\ue000Position\ue001">x</div>', '<div aria-label="Position">x</div>'),
+    ("run `\ue000make site\ue001` now", "run `make site` now"),
+    ("```\n\ue000code\ue001\n```", "```\ncode\n```"),
+    ("| \ue000Position in the deck\ue001 | 1 |", '| <span lang="en">Position in the deck</span> | 1 |'),
+    ("\ue000two\nlines\ue001", "two\nlines"),
+])
+def test_english_fallback_text_is_tagged_where_html_allows(marked, shown):
+    """Running text gets <span lang="en">; attributes, code and split marks stay plain."""
+    from mariage.site.pages import mark_fallbacks
+    assert mark_fallbacks(marked) == shown

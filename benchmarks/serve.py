@@ -1,0 +1,124 @@
+"""`mkdocs serve` as a translator uses it: seconds from saving a msgstr to the new text being
+served, rebuilds per save, and what a broken catalog does to the server.
+
+Run: `python benchmarks/serve.py [--edits N] [--langs fr]`. Works on a copy of the project, serves it on
+127.0.0.1 (a free port), edits the French catalog N times (waiting for each edit to be served),
+then saves a broken msgstr and checks that requests still answer and the log names the line.
+Prints one JSON object. Target: under 3 s from save to served text, one rebuild per save.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import re
+import shutil
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.error
+import urllib.request
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+COPY = ["rules", "locales", "templates", "examples", "docs", "overrides", "mkdocs.yml"]
+FR = Path("locales/fr/LC_MESSAGES/messages.po")
+MSGID = 'msgid "The numbers on these pages are not typed by hand'
+TIMEOUT = 120.0
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def fetch(url: str, timeout: float = 5.0) -> str | None:
+    try:
+        with urllib.request.urlopen(url, timeout=timeout) as response:
+            return response.read().decode("utf-8", "replace")
+    except (urllib.error.URLError, TimeoutError, ConnectionError):
+        return None
+
+
+def wait_for(url: str, text: str, started: float) -> float:
+    """Seconds from `started` until the page at `url` holds `text`."""
+    while time.perf_counter() - started < TIMEOUT:
+        page = fetch(url)
+        if page is not None and text in page:
+            return time.perf_counter() - started
+        time.sleep(0.1)
+    raise SystemExit(f"{text!r} not served within {TIMEOUT:.0f} s")
+
+
+def set_msgstr(po: Path, text: str) -> None:
+    """Replace the msgstr that follows MSGID (one line, as catalogs are written)."""
+    lines = po.read_text(encoding="utf-8").splitlines()
+    at = next(i for i, line in enumerate(lines) if line.startswith(MSGID))
+    lines[at + 1] = f'msgstr "{text}"'
+    po.write_text("\n".join(lines) + "\n", encoding="utf-8")
+
+
+def rebuilds(log: Path, since: int) -> int:
+    return log.read_text(encoding="utf-8", errors="replace")[since:].count("Building documentation")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--edits", type=int, default=3)
+    parser.add_argument("--langs", default="", help="serve only these languages (plus "
+                        "English), as MARIAGE_LANGS does; default: all")
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory() as tmp:
+        project = Path(tmp) / "project"
+        for name in COPY:
+            src = ROOT / name
+            (shutil.copytree if src.is_dir() else shutil.copy)(src, project / name)
+        port, log = free_port(), Path(tmp) / "serve.log"
+        url = f"http://127.0.0.1:{port}/fr/"
+        started = time.perf_counter()
+        with log.open("w") as out:
+            server = subprocess.Popen(
+                [sys.executable, "-m", "mkdocs", "serve", "-a", f"127.0.0.1:{port}"],
+                cwd=project, stdout=out, stderr=subprocess.STDOUT,
+                env=os.environ | {"NO_MKDOCS_2_WARNING": "1", "MARIAGE_LANGS": args.langs})
+        try:
+            first = wait_for(url, "<html", started)
+            time.sleep(2)          # let the watcher settle
+            seconds, counts = [], []
+            for n in range(args.edits):
+                mark, size = f"édition {n} du traducteur", log.stat().st_size
+                started = time.perf_counter()
+                set_msgstr(project / FR, f"Les nombres de ces pages ({mark}) sont calculés.")
+                seconds.append(wait_for(url, mark, started))
+                time.sleep(3)      # a second rebuild, if any, would start by now
+                counts.append(rebuilds(log, size))
+            size = log.stat().st_size
+            set_msgstr(project / FR, "Les nombres [voir](https://evil.example/)")
+            started = time.perf_counter()
+            english = wait_for(url, '<span lang="en">The numbers on these pages', started)
+            answered = fetch(url, timeout=10) is not None
+            warned = bool(re.search(r"WARNING.*fr/LC_MESSAGES/messages.po:\d+: \[markup\]",
+                                    log.read_text(encoding="utf-8", errors="replace")[size:]))
+        finally:
+            server.terminate()
+            server.wait(timeout=30)
+    print(json.dumps({
+        "first_page_s": round(first, 2),
+        "save_to_served_s": [round(s, 2) for s in seconds],
+        "save_to_served_median_s": round(statistics.median(seconds), 2),
+        "rebuilds_per_save": counts,
+        "broken_catalog": {"english_served_after_s": round(english, 2),
+                           "requests_answer": answered, "log_names_the_line": warned},
+        "languages": args.langs or "all",
+        "load_average": os.getloadavg()[0],
+        "cpus": os.cpu_count(),
+    }, indent=2))
+
+
+if __name__ == "__main__":
+    main()
