@@ -128,11 +128,13 @@ def _replay(files: Sequence[str], profile) -> int:
             print(f"mariage replay: {exc}", file=sys.stderr)
             status = 2
             continue
+        write = sys.stdout.write
         for record in records:
             result = replay(record.data, profile)
             if "error" in result:
                 status = max(status, 1)
-            print(json.dumps(result, ensure_ascii=False), flush=True)
+            write(json.dumps(result, ensure_ascii=False) + "\n")
+        sys.stdout.flush()                  # each file's results out before the next file's errors
     return status
 
 

@@ -90,11 +90,10 @@ def replay_hand(data: Any, dealer: str | None = None, profile: Profile | None = 
         hand = Hand(data["deck"], dealer=dealer or data["dealer"], profile=profile)
     except MariageError as exc:
         raise ReplayError(str(exc), None) from None
-    for index, action in enumerate(actions):
-        try:
-            hand.apply(action)
-        except MariageError as exc:
-            raise ReplayError(str(exc), index) from None
+    try:
+        hand.apply_all(actions)
+    except MariageError as exc:
+        raise ReplayError(str(exc), len(hand.log)) from None
     if finish and not hand.is_over and hand.all_played:
         hand.finish()
     return hand
@@ -148,6 +147,8 @@ def replay(data: Any, profile: Profile | None = None) -> dict[str, Any]:
 
 
 def _check_keys(data: dict[str, Any], allowed: set[str], required: set[str]) -> None:
+    if required <= data.keys() <= allowed:
+        return
     unknown = sorted(map(str, set(data) - allowed))
     if unknown:
         raise ReplayError(f"unknown key {unknown[0]!r} in the record; the keys are "
