@@ -30,6 +30,7 @@ bench: $(VENV)/.test
 	$(BIN)/pip install -q --no-deps schnapsen==0.0.5
 	$(BIN)/python benchmarks/engine.py
 	$(BIN)/python benchmarks/replay_cli.py
+	$(BIN)/python benchmarks/solver.py
 	$(BIN)/python benchmarks/build.py
 
 $(VENV)/bin/python:
