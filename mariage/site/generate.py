@@ -13,7 +13,7 @@ from typing import Any
 from jinja2 import Environment, TemplateError
 from markupsafe import escape
 
-from . import catalogs
+from . import catalogs, replayer
 from ..engine.errors import MariageError, SourceError
 from .examples import WORKED_EXAMPLE, Example, all_examples, claim_summary, verify
 from .pages import (RenderedPage, SiteSource, base_context, error_line, render, render_site,
@@ -50,12 +50,15 @@ def check_catalogs(source: SiteSource) -> None:
 
 def _example_renderer(examples: list[Example]):
     compiled: dict[str, Any] = {}      # each example's template, compiled once for all languages
+    states: dict[str, list[dict[str, Any]]] = {}    # each example's replayer steps, computed once
 
     def render_examples(env: Environment, context: dict[str, Any]) -> list[RenderedPage]:
         pages, titles = [], []
         for example in examples:
+            if example.name not in states:
+                states[example.name] = replayer.steps(example)
             extra = {"position_at": example.hand, "example": example,
-                     "claim_summary": _maybe_claim(example)}
+                     "claim_summary": _maybe_claim(example), "replay_steps": states[example.name]}
             try:
                 if example.name not in compiled:
                     compiled[example.name] = env.from_string(example.body)

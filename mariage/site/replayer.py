@@ -1,0 +1,76 @@
+"""The step-through replayer's data: the engine's state after each action of an example.
+
+Computed at build time, once per example, and serialized into every language's page; the
+browser only shows these states, it never applies a rule. Captions are rendered from the
+catalogs by templates/_replayer.j2, from the plain facts of each step given here.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..engine.actions import Action
+from ..engine.hand import Hand
+from .examples import Example
+
+
+def steps(example: Example) -> list[dict[str, Any]]:
+    """Step 0 is the deal; step n the position after the record's n-th action. A record that
+    stops after the last trick ends there, as `mariage replay` ends it (R17, R18)."""
+    meta = example.meta
+    hand = Hand(meta["deck"], dealer=meta["dealer"], profile=example.profile)
+    out = [_state(hand, 0, {"kind": "deal", "dealer": hand.dealer, "player": hand.to_act,
+                            "trump": str(hand.indicator_card)})]
+    for number, text in enumerate(example.actions, 1):
+        action = Action.parse(text)
+        before_led, before_points = hand.led, hand.points(action.player)
+        face_up = str(hand.indicator_card)
+        hand.apply(action)
+        event = _event(hand, action, before_led, before_points, face_up)
+        if number == len(example.actions) and not hand.is_over and hand.all_played:
+            hand.finish()
+        out.append(_state(hand, number, event))
+    return out
+
+
+def _event(hand: Hand, action: Action, led: object, points_before: int,
+           face_up: str) -> dict[str, Any]:
+    """What the action did, in numbers a caption can use."""
+    event: dict[str, Any] = {"kind": action.verb, "player": action.player}
+    if action.verb == "play" and led is None:
+        event |= {"kind": "lead", "card": action.arg}
+    elif action.verb == "play":
+        winner = hand.to_act if hand.to_act else action.player
+        event |= {"kind": "trick", "card": action.arg, "led": str(led), "winner": winner,
+                  "won": _card_points(hand, str(led)) + _card_points(hand, action.arg or "")}
+    elif action.verb == "exchange":
+        event["card"] = face_up
+    elif action.verb == "marriage":
+        total = hand.points(action.player)
+        event |= {"suit": action.arg, "before": points_before, "bonus": total - points_before,
+                  "total": total}
+    elif action.verb == "claim":
+        event["points"] = points_before
+    return event
+
+
+def _card_points(hand: Hand, card: str) -> int:
+    return hand.deck.points[hand.deck.parse(card)]
+
+
+def _state(hand: Hand, number: int, event: dict[str, Any]) -> dict[str, Any]:
+    players = hand.players
+    outcome = hand.outcome
+    table = [event["led"], event["card"]] if event["kind"] == "trick" else (
+        [str(hand.led)] if hand.led is not None else [])
+    return {
+        "step": number, "event": event,
+        "hands": {p: [str(c) for c in hand.holding(p)] for p in players},
+        "table": table, "indicator": str(hand.indicator_card), "stock": hand.stock_size,
+        "closer": hand.closer, "to_act": hand.to_act,
+        "points": {p: hand.points(p) for p in players},
+        "tricks": {p: hand.tricks(p) for p in players},
+        "outcome": None if outcome is None else {
+            "end": outcome.end.value, "winner": outcome.winner,
+            "game_points": outcome.game_points},
+    }
