@@ -50,15 +50,17 @@ def check_catalogs(source: SiteSource) -> None:
 
 def _example_renderer(examples: list[Example]):
     compiled: dict[str, Any] = {}      # each example's template, compiled once for all languages
-    states: dict[str, list[dict[str, Any]]] = {}    # each example's replayer steps, computed once
+    states: dict[str, tuple[Any, Any]] = {}    # each example's steps and perfect play, once
 
     def render_examples(env: Environment, context: dict[str, Any]) -> list[RenderedPage]:
         pages, titles = [], []
         for example in examples:
             if example.name not in states:
-                states[example.name] = replayer.steps(example)
+                states[example.name] = (replayer.steps(example), replayer.perfect_play(example))
+            steps, perfect = states[example.name]
             extra = {"position_at": example.hand, "example": example,
-                     "claim_summary": _maybe_claim(example), "replay_steps": states[example.name]}
+                     "claim_summary": _maybe_claim(example), "replay_steps": steps,
+                     "perfect_play": perfect}
             try:
                 if example.name not in compiled:
                     compiled[example.name] = env.from_string(example.body)

@@ -11,6 +11,7 @@ from typing import Any
 
 from ..engine.actions import Action
 from ..engine.hand import Hand
+from ..engine.solver import solve
 from .examples import Example
 
 
@@ -74,3 +75,25 @@ def _state(hand: Hand, number: int, event: dict[str, Any]) -> dict[str, Any]:
             "end": outcome.end.value, "winner": outcome.winner,
             "game_points": outcome.game_points},
     }
+
+
+def perfect_play(example: Example) -> dict[str, Any] | None:
+    """At the record's first position whose stock is closed or exhausted (the hand not over),
+    what perfect play by both players gives (mariage.engine.solver), and what the record gave."""
+    meta = example.meta
+    hand = Hand(meta["deck"], dealer=meta["dealer"], profile=example.profile)
+    for number, text in enumerate(example.actions):
+        if not hand.stock_open and not hand.is_over:
+            return _compare(example, hand, number)
+        hand.apply(text)
+    return None
+
+
+def _compare(example: Example, hand: Hand, number: int) -> dict[str, Any]:
+    best = solve(hand)
+    played = example.hand().outcome
+    assert played is not None, "an example record plays its hand to the end"
+    return {"step": number, "winner": best.winner, "game_points": best.game_points,
+            "line": best.line, "played_winner": played.winner,
+            "played_game_points": played.game_points,
+            "found": (played.winner, played.game_points) == (best.winner, best.game_points)}

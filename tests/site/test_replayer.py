@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from mariage.site.examples import all_examples, read_example
-from mariage.site.replayer import steps
+from mariage.site.replayer import perfect_play, steps
 
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLES = all_examples(ROOT / "examples")
@@ -47,3 +47,18 @@ def test_the_events_of_05_closing_are_its_comments():
                          "bonus": 40, "total": 61}
     assert events[8] == {"kind": "close", "player": "A"}
     assert events[-1] == {"kind": "claim", "player": "A", "points": 69}
+
+
+def test_perfect_play_after_the_close_of_05_closing_is_what_was_played():
+    """After A's close (the 8th action), A holds Qc, the top trump left (Ac, 10c and Kc are
+    played): A wins a trick with it, 65 + 3 or more is a correct claim, and R18 scores it on
+    B's state at the close, 13 points and a trick: 2. B, at 13, cannot reach 66 first. So
+    perfect play gives A 2, which the record gives too."""
+    pp = perfect_play(read_example(ROOT / "examples" / "05-closing.md"))
+    assert pp is not None
+    assert (pp["step"], pp["winner"], pp["game_points"], pp["found"]) == (8, "A", 2, True)
+    assert pp["line"][-1] == "A claim"
+
+
+def test_no_perfect_play_is_shown_for_a_hand_that_never_leaves_the_open_stock():
+    assert perfect_play(read_example(ROOT / "examples" / "07-marriage-claim.md")) is None
