@@ -17,20 +17,50 @@ from .examples import Example
 
 def steps(example: Example) -> list[dict[str, Any]]:
     """Step 0 is the deal; step n the position after the record's n-th action. A record that
-    stops after the last trick ends there, as `mariage replay` ends it (R17, R18)."""
+    stops after the last trick ends there, as `mariage replay` ends it (R17, R18). A game
+    example's steps run through its hands in turn, each with the game's score sheet."""
+    if example.is_game:
+        return _game_steps(example)
     meta = example.meta
     hand = Hand(meta["deck"], dealer=meta["dealer"], profile=example.profile)
-    out = [_state(hand, 0, {"kind": "deal", "dealer": hand.dealer, "player": hand.to_act,
-                            "trump": str(hand.indicator_card)})]
-    for number, text in enumerate(example.actions, 1):
+    return _hand_steps(hand, example.actions, 0)
+
+
+def _hand_steps(hand: Hand, actions: list[str], first: int) -> list[dict[str, Any]]:
+    out = [_state(hand, first, {"kind": "deal", "dealer": hand.dealer, "player": hand.to_act,
+                                "trump": str(hand.indicator_card)})]
+    for number, text in enumerate(actions, 1):
         action = Action.parse(text)
         before_led, before_points = hand.led, hand.points(action.player)
         face_up = str(hand.indicator_card)
         hand.apply(action)
         event = _event(hand, action, before_led, before_points, face_up)
-        if number == len(example.actions) and not hand.is_over and hand.all_played:
+        if number == len(actions) and not hand.is_over and hand.all_played:
             hand.finish()
-        out.append(_state(hand, number, event))
+        out.append(_state(hand, first + number, event))
+    return out
+
+
+def _game_steps(example: Example) -> list[dict[str, Any]]:
+    """Every hand of a game example in turn; each step carries the hand's number and the score
+    sheet so far: the game points of every hand already ended (R19)."""
+    game = example.game()
+    sheet: list[dict[str, Any]] = []
+    score = {p: 0 for p in game.players}
+    out: list[dict[str, Any]] = []
+    for number, (hand, source) in enumerate(zip(game.hands, example.game_hands()), 1):
+        fresh = Hand(source.meta["deck"], dealer=hand.dealer, profile=example.profile)
+        states = _hand_steps(fresh, source.actions, len(out))
+        outcome = hand.outcome
+        for state in states:
+            state |= {"hand": number, "sheet": list(sheet), "score": dict(score)}
+        if outcome is not None:
+            sheet.append({"hand": number, "dealer": hand.dealer, "winner": outcome.winner,
+                          "game_points": outcome.game_points})
+            if outcome.winner is not None:
+                score[outcome.winner] += outcome.game_points
+            states[-1] |= {"sheet": list(sheet), "score": dict(score)}
+        out += states
     return out
 
 
@@ -80,6 +110,8 @@ def _state(hand: Hand, number: int, event: dict[str, Any]) -> dict[str, Any]:
 def perfect_play(example: Example) -> dict[str, Any] | None:
     """At the record's first position whose stock is closed or exhausted (the hand not over),
     what perfect play by both players gives (mariage.engine.solver), and what the record gave."""
+    if example.is_game:
+        return None
     meta = example.meta
     hand = Hand(meta["deck"], dealer=meta["dealer"], profile=example.profile)
     for number, text in enumerate(example.actions):

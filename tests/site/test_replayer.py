@@ -11,7 +11,7 @@ from mariage.site.examples import all_examples, read_example
 from mariage.site.replayer import perfect_play, steps
 
 ROOT = Path(__file__).resolve().parents[2]
-EXAMPLES = all_examples(ROOT / "examples")
+EXAMPLES = [e for e in all_examples(ROOT / "examples") if not e.is_game]
 
 
 @pytest.mark.parametrize("example", EXAMPLES, ids=[e.name for e in EXAMPLES])
@@ -62,3 +62,25 @@ def test_perfect_play_after_the_close_of_05_closing_is_what_was_played():
 
 def test_no_perfect_play_is_shown_for_a_hand_that_never_leaves_the_open_stock():
     assert perfect_play(read_example(ROOT / "examples" / "07-marriage-claim.md")) is None
+
+
+def test_the_game_to_seven_runs_through_its_hands_with_the_score_sheet():
+    """06-game-to-seven: the hands of six examples, whose results their own doctests work out
+    by hand: B 3, A 2, A 2, A 2, a tie, A 1; A reaches 7 in hand 6 (R19)."""
+    game = read_example(ROOT / "examples" / "06-game-to-seven.md")
+    hands = game.game_hands()
+    data = steps(game)
+    assert len(data) == sum(len(h.actions) + 1 for h in hands)
+    assert [s["step"] for s in data] == list(range(len(data)))
+    first = 0
+    for number, example in enumerate(hands, 1):
+        own = steps(example)
+        for mine, theirs in zip(data[first:first + len(own)], own):
+            assert mine["hand"] == number
+            assert {k: mine[k] for k in theirs if k != "step"} == \
+                {k: v for k, v in theirs.items() if k != "step"}
+        first += len(own)
+    assert [(r["winner"], r["game_points"]) for r in data[-1]["sheet"]] == [
+        ("B", 3), ("A", 2), ("A", 2), ("A", 2), (None, 0), ("A", 1)]
+    assert data[-1]["score"] == {"A": 7, "B": 3}
+    assert data[0]["score"] == {"A": 0, "B": 0}

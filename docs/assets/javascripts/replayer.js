@@ -34,6 +34,12 @@
   function renderState(data, state) {
     var labels = data.labels;
     var view = el("div", "mc-diagram mc-position");
+    if (state.score) {
+      var score = Object.keys(state.score).map(function (p) { return p + " " + state.score[p]; });
+      var game = el("p", "mc-game", fill(labels.game, {hand: state.hand, score: score.join(" · ")}));
+      game.setAttribute("data-score", JSON.stringify(state.score));
+      view.appendChild(game);
+    }
     var table = el("table");
     var head = el("tr");
     [labels.player, labels.cards, labels.points, labels.tricks].forEach(function (text) {
