@@ -79,3 +79,15 @@ def test_a_phone_has_no_sideways_scroll(page, monitor, site, base_url):
     assert page.locator("[data-replayer]").is_visible()
     width = page.evaluate("document.documentElement.scrollWidth")
     assert width <= PHONE["width"], f"the page is {width} px wide at {PHONE['width']} px"
+
+
+def test_the_game_shows_its_score_through_the_hands(page, monitor, site, base_url):
+    """06-game-to-seven: 0-0 at the first deal; 7-3 for A at the last step (R19)."""
+    visit(monitor, base_url + "examples/06-game-to-seven/", expect_ok=True)
+    score = "() => JSON.parse(document.querySelector('[data-score]').getAttribute('data-score'))"
+    assert page.evaluate(score) == {"A": 0, "B": 0}
+    page.locator("[data-go=last]").click()
+    assert page.evaluate(score) == {"A": 7, "B": 3}
+    page.set_viewport_size(PHONE)
+    width = page.evaluate("document.documentElement.scrollWidth")
+    assert width <= PHONE["width"], f"the page is {width} px wide at {PHONE['width']} px"
