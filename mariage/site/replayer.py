@@ -68,25 +68,24 @@ def _event(hand: Hand, action: Action, led: object, points_before: int,
            face_up: str) -> dict[str, Any]:
     """What the action did, in numbers a caption can use."""
     event: dict[str, Any] = {"kind": action.verb, "player": action.player}
-    if action.verb == "play" and led is None:
-        event |= {"kind": "lead", "card": action.arg}
-    elif action.verb == "play":
-        winner = hand.to_act if hand.to_act else action.player
-        event |= {"kind": "trick", "card": action.arg, "led": str(led), "winner": winner,
-                  "won": _card_points(hand, str(led)) + _card_points(hand, action.arg or "")}
+    card = None if action.verb != "play" else hand.deck.parse(action.arg)   # 'K♥' reads as 'Kh'
+    if card is not None and led is None:
+        event |= {"kind": "lead", "card": str(hand.deck.card(card))}
+    elif card is not None:
+        # A trick's winner leads the next one (R5): the hand is on them now.
+        event |= {"kind": "trick", "card": str(hand.deck.card(card)), "led": str(led),
+                  "winner": hand.to_act,
+                  "won": hand.deck.points[hand.deck.parse(str(led))] + hand.deck.points[card]}
     elif action.verb == "exchange":
         event["card"] = face_up
     elif action.verb == "marriage":
         total = hand.points(action.player)
-        event |= {"suit": action.arg, "before": points_before, "bonus": total - points_before,
+        event |= {"suit": hand.deck.suits[hand.deck.suit_index(action.arg or "")],
+                  "before": points_before, "bonus": total - points_before,
                   "total": total}
     elif action.verb == "claim":
         event["points"] = points_before
     return event
-
-
-def _card_points(hand: Hand, card: str) -> int:
-    return hand.deck.points[hand.deck.parse(card)]
 
 
 def _state(hand: Hand, number: int, event: dict[str, Any]) -> dict[str, Any]:
