@@ -29,6 +29,8 @@ bench: $(VENV)/.test
 	$(BIN)/pip install -q -c constraints.txt class_resolver flask joblib scikit-learn Werkzeug
 	$(BIN)/pip install -q --no-deps schnapsen==0.0.5
 	$(BIN)/python benchmarks/engine.py
+	$(BIN)/python benchmarks/replay_cli.py
+	$(BIN)/python benchmarks/solver.py
 	$(BIN)/python benchmarks/build.py
 
 $(VENV)/bin/python:

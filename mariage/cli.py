@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Sequence
 
 from .engine.errors import MariageError
-from .engine.notation import load_record_file, read_records, replay
+from .engine.notation import load_record_file, read_records, replay, solve_record
 from .engine.profile import find_profile, load_profile
 
 
@@ -26,6 +26,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     commands = parser.add_subparsers(dest="command", required=True)
     rp = commands.add_parser("replay", help="replay hand or game records, one JSON line each")
     rp.add_argument("files", nargs="+", metavar="FILE", help="record files; - reads stdin")
+    sv = commands.add_parser("solve", help="perfect play, both hands seen, from each hand "
+                                           "record's last position: one JSON line each")
+    sv.add_argument("files", nargs="+", metavar="FILE", help="record files; - reads stdin")
     commands.add_parser("check-profile", help="validate the rules profile")
     cat = commands.add_parser("catalogs", help="translator workflow (see docs/translators.md)")
     cat.add_argument("action", choices=["extract", "update", "init", "check", "stats",
@@ -52,7 +55,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.command == "check-profile":
             print(f"{path}: valid ({len(profile.rulings)} rulings)")
             return 0
-        return _replay(args.files, profile)
+        return _records(args.command, args.files, profile)
     except MariageError as exc:
         print(f"mariage: {exc}", file=sys.stderr)
         return 2
@@ -143,7 +146,9 @@ def _examples(project, profile, names: Sequence[str]) -> int:
     return 1 if failed or not chosen else 0
 
 
-def _replay(files: Sequence[str], profile) -> int:
+def _records(command: str, files: Sequence[str], profile) -> int:
+    """Replay or solve every record of every file: one JSON line each; 1 if a record erred."""
+    run = replay if command == "replay" else solve_record
     status = 0
     for name in files:
         try:
@@ -152,14 +157,16 @@ def _replay(files: Sequence[str], profile) -> int:
             else:
                 records = load_record_file(name)
         except MariageError as exc:
-            print(f"mariage replay: {exc}", file=sys.stderr)
+            print(f"mariage {command}: {exc}", file=sys.stderr)
             status = 2
             continue
+        write = sys.stdout.write
         for record in records:
-            result = replay(record.data, profile)
+            result = run(record.data, profile)
             if "error" in result:
                 status = max(status, 1)
-            print(json.dumps(result, ensure_ascii=False), flush=True)
+            write(json.dumps(result, ensure_ascii=False) + "\n")
+        sys.stdout.flush()                  # each file's results out before the next file's errors
     return status
 
 

@@ -8,6 +8,9 @@ from .errors import RecordError
 
 VERBS = ("play", "exchange", "close", "marriage", "claim", "pass")
 _NEEDS_ARG = {"play": "a card, as in 'A play Kh'", "marriage": "a suit, as in 'A marriage h'"}
+# Records repeat a few dozen action texts: each is read once (bounded against hostile input).
+_READ: dict[str, "Action"] = {}
+_READ_MAX = 4096
 
 
 @dataclass(frozen=True)
@@ -20,6 +23,9 @@ class Action:
 
     @classmethod
     def parse(cls, text: str) -> "Action":
+        known = _READ.get(text) if type(text) is str else None
+        if known is not None:
+            return known
         if isinstance(text, Action):
             return text
         if not isinstance(text, str):
@@ -32,7 +38,10 @@ class Action:
         if (verb in _NEEDS_ARG) != bool(rest) or len(rest) > 1:
             need = _NEEDS_ARG.get(verb, "nothing after the verb")
             raise RecordError(f"cannot read action {text!r}: '{verb}' takes {need}")
-        return cls(player, verb, rest[0] if rest else None)
+        action = cls(player, verb, rest[0] if rest else None)
+        if cls is Action and len(_READ) < _READ_MAX:
+            _READ[text] = action
+        return action
 
     def __str__(self) -> str:
         return " ".join(p for p in (self.player, self.verb, self.arg) if p)

@@ -59,7 +59,7 @@ class Deck:
         self.size = n * len(self.suits)
         self.cards = [Card(r + s) for s in self.suits for r in self.ranks]
         self.index = {card: i for i, card in enumerate(self.cards)}
-        self._by_text = {str(card): i for i, card in enumerate(self.cards)}   # fast path
+        self.by_text = {str(card): i for i, card in enumerate(self.cards)}    # the fast path
         self.points = [spec.card_points[c.rank] for c in self.cards]
         self.suit_of = [i // n for i in range(self.size)]
         self.suit_mask = [((1 << n) - 1) << (s * n) for s in range(len(self.suits))]
@@ -68,7 +68,7 @@ class Deck:
         self.full = (1 << self.size) - 1
 
     def parse(self, text: object) -> int:
-        found = self._by_text.get(text) if isinstance(text, str) else None
+        found = self.by_text.get(text) if isinstance(text, str) else None
         if found is not None:
             return found
         card = text if isinstance(text, Card) else Card(str(text))

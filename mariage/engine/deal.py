@@ -31,7 +31,11 @@ class Deal:
     def _read_deck(self, deck: Sequence[str | Card]) -> list[int]:
         if isinstance(deck, str):
             deck = deck.split()
-        order = [self.deck.parse(c) for c in deck]
+        try:
+            by_text = self.deck.by_text
+            order = [by_text[c] for c in deck]      # type: ignore[index]  # Cards: below
+        except (KeyError, TypeError):                   # Card objects, symbols or a mistake
+            order = [self.deck.parse(c) for c in deck]
         if len(order) != self.deck.size or len(set(order)) != len(order):
             seen, dupes = set(), []
             for i in order:

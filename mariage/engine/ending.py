@@ -9,7 +9,7 @@ from .outcome import End, Outcome
 
 
 class HandEnd(Deal):
-    def _do_pass(self, seat: int, _: None) -> None:
+    def _do_pass(self, seat: int, _: str | None) -> None:
         if not self.all_played:
             raise IllegalActionError("R14", "only the winner of the last trick may pass, "
                                      "declining to claim; otherwise lead a card")

@@ -12,7 +12,7 @@ each part of the rules lives:
 
 from __future__ import annotations
 
-from typing import Iterable, Sequence
+from typing import Any, Callable, Iterable, Sequence
 
 from .actions import VERBS, Action
 from .cards import Card, bits, mask_of
@@ -20,7 +20,7 @@ from .errors import IllegalActionError
 from .lead import LeadOptions
 from .outcome import Outcome
 from .profile import Profile
-from .tricks import TrickPlay
+from .tricks import TrickPlay, plays_of
 
 __all__ = ["Action", "Hand", "VERBS"]
 
@@ -109,19 +109,45 @@ class Hand(LeadOptions, TrickPlay):
     # ----- applying actions
     def apply(self, action: Action | str) -> "Hand":
         """Apply one action; an illegal one raises IllegalActionError and changes nothing."""
-        action = action if isinstance(action, Action) else Action.parse(action)
+        if type(action) is not Action:
+            action = Action.parse(action)       # type: ignore[arg-type]  # parse reports a non-string
         if self._outcome is not None:
             raise IllegalActionError("R14", "the hand is over; no action follows its end")
         seat = self._seat(action.player)
-        if action.player != self.to_act:
+        if seat != (self._leader if self._led is None else self._leader ^ 1):
             role = "lead" if self._led is None else "respond"
             raise IllegalActionError("R5", f"it is {self.to_act}'s turn to {role}, "
                                      f"not {action.player}'s")
-        if action.verb != "play" and self._led is not None:
-            raise IllegalActionError(self._lead_ruling(action.verb),
-                                     f"only the player on lead may {action.verb}")
-        getattr(self, "_do_" + action.verb)(seat, action.arg)
+        verb = action.verb
+        if verb == "play":
+            self._do_play(seat, action.arg)
+        elif self._led is not None:
+            raise IllegalActionError(self._lead_ruling(verb), f"only the player on lead may {verb}")
+        else:
+            _LEAD_VERBS[verb](self, seat, action.arg)
         self.log.append(action)
+        return self
+
+    def apply_all(self, actions: Iterable[Action | str]) -> "Hand":
+        """Apply actions in turn, as apply() does; a refused one raises, and `len(log)` is then
+        its position among the actions applied since this hand's deal."""
+        plays, held, log = plays_of(self.profile), self._held, self.log
+        for action in actions:
+            # The fast path: a plainly legal play needs no parsing and no dispatch.
+            known = plays.get(action) if type(action) is str else None
+            if known is not None and self._outcome is None and self._marriage_suit is None:
+                seat, card, parsed = known
+                if self._led is None:
+                    legal = seat == self._leader and held[seat] >> card & 1
+                else:
+                    strict = self._closer is not None or not self._stock
+                    legal = seat != self._leader and (
+                        self._play_mask() if strict else held[seat]) >> card & 1
+                if legal:
+                    self._play(card)
+                    log.append(parsed)
+                    continue
+            self.apply(action)
         return self
 
     @staticmethod
@@ -150,7 +176,9 @@ class Hand(LeadOptions, TrickPlay):
     @classmethod
     def replay(cls, deck: Sequence[str | Card] | str, actions: Iterable[str | Action] = (),
                dealer: str = "A", profile: Profile | None = None) -> "Hand":
-        hand = cls(deck, dealer=dealer, profile=profile)
-        for action in actions:
-            hand.apply(action)
-        return hand
+        return cls(deck, dealer=dealer, profile=profile).apply_all(actions)
+
+
+# The lead verbs and where each is done (trick play is dispatched first, being most actions).
+_LEAD_VERBS: dict[str, Callable[[Any, int, str | None], None]] = {"exchange": Hand._do_exchange, "close": Hand._do_close,
+               "marriage": Hand._do_marriage, "claim": Hand._do_claim, "pass": Hand._do_pass}

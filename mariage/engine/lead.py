@@ -53,14 +53,14 @@ class LeadOptions(HandEnd):
             return f"{self.players[seat]} does not hold both K and Q of that suit"
         return None
 
-    def _do_exchange(self, seat: int, _: None) -> None:
+    def _do_exchange(self, seat: int, _: str | None) -> None:
         self._refuse("R10", self._can_exchange(seat))
         seven = self._trump_seven()
         self._held[seat] ^= (1 << seven) | (1 << self._stock[0])
         self._stock[0] = self._face_up = seven
         self._step = EXCHANGED
 
-    def _do_close(self, seat: int, _: None) -> None:
+    def _do_close(self, seat: int, _: str | None) -> None:
         self._refuse("R11", self._can_close(seat))
         other = seat ^ 1
         self._closer = seat
@@ -79,7 +79,7 @@ class LeadOptions(HandEnd):
         self._marriage_suit = suit
         self._step = MARRIED
 
-    def _do_claim(self, seat: int, _: None) -> None:
+    def _do_claim(self, seat: int, _: str | None) -> None:
         other = seat ^ 1
         correct = self.points(self.players[seat]) >= self.profile.thresholds.claim
         rates = self.profile.rates

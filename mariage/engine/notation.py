@@ -18,6 +18,7 @@ from .errors import MariageError, RecordError, SourceError
 from .game import Game
 from .hand import Hand
 from .profile import Profile, default_profile
+from .solver import OpenStockError, solve
 
 HAND_KEYS = {"dealer", "deck", "actions"}
 GAME_KEYS = {"first_dealer", "hands"}
@@ -90,11 +91,10 @@ def replay_hand(data: Any, dealer: str | None = None, profile: Profile | None = 
         hand = Hand(data["deck"], dealer=dealer or data["dealer"], profile=profile)
     except MariageError as exc:
         raise ReplayError(str(exc), None) from None
-    for index, action in enumerate(actions):
-        try:
-            hand.apply(action)
-        except MariageError as exc:
-            raise ReplayError(str(exc), index) from None
+    try:
+        hand.apply_all(actions)
+    except MariageError as exc:
+        raise ReplayError(str(exc), len(hand.log)) from None
     if finish and not hand.is_over and hand.all_played:
         hand.finish()
     return hand
@@ -147,7 +147,23 @@ def replay(data: Any, profile: Profile | None = None) -> dict[str, Any]:
         return exc.as_json()
 
 
+def solve_record(data: Any, profile: Profile | None = None) -> dict[str, Any]:
+    """Perfect play from a hand record's last position: {"winner", "game_points", "line"}, or
+    an error object as replay() gives."""
+    try:
+        if isinstance(data, dict) and "hands" in data:
+            raise ReplayError("solve reads hand records: give the hand to solve on its own, "
+                              "with its dealer", None)
+        return solve(replay_hand(data, profile=profile, finish=False)).as_json()
+    except ReplayError as exc:
+        return exc.as_json()
+    except OpenStockError as exc:
+        return ReplayError(str(exc), None).as_json()
+
+
 def _check_keys(data: dict[str, Any], allowed: set[str], required: set[str]) -> None:
+    if required <= data.keys() <= allowed:
+        return
     unknown = sorted(map(str, set(data) - allowed))
     if unknown:
         raise ReplayError(f"unknown key {unknown[0]!r} in the record; the keys are "
@@ -169,4 +185,4 @@ def load_record_file(path: str | Path) -> list[Record]:
 
 
 __all__ = ["Record", "ReplayError", "RecordError", "hand_result", "load_record_file",
-           "read_records", "replay", "replay_game", "replay_hand"]
+           "read_records", "replay", "replay_game", "replay_hand", "solve_record"]

@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+from .actions import Action
+from .cards import deck_for
 from .deal import Deal
 from .errors import IllegalActionError
+from .profile import Profile
 
 
 class TrickPlay(Deal):
@@ -32,7 +35,9 @@ class TrickPlay(Deal):
         return (held & deck.suit_mask[self.trump]) or held
 
     def _do_play(self, seat: int, arg: str | None) -> None:
-        card = self.deck.parse(arg)
+        card = self.deck.by_text.get(arg) if type(arg) is str else None
+        if card is None:
+            card = self.deck.parse(arg)
         if not self._held[seat] >> card & 1:
             raise IllegalActionError("R5", f"{self.players[seat]} does not hold {self.deck.card(card)}")
         if not self._play_mask() >> card & 1:
@@ -51,16 +56,19 @@ class TrickPlay(Deal):
 
     def _play(self, card: int) -> None:
         """Play a legal card (the fast path random play uses too)."""
-        seat = self._leader if self._led is None else self._leader ^ 1
-        self._held[seat] ^= 1 << card
-        if self._led is None:
+        held, leader, led = self._held, self._leader, self._led
+        if led is None:
+            held[leader] ^= 1 << card
             self._led = card
             self._step, self._marriage_suit = 0, None
             return
-        led, deck = self._led, self.deck
-        beats = (bool(deck.stronger[led] >> card & 1) if deck.suit_of[card] == deck.suit_of[led]
-                 else deck.suit_of[card] == self.trump)
-        winner = seat if beats else self._leader        # R6
+        seat = leader ^ 1
+        held[seat] ^= 1 << card
+        deck = self.deck
+        suit = deck.suit_of[card]
+        beats = (deck.stronger[led] >> card & 1 if suit == deck.suit_of[led]
+                 else suit == self.trump)
+        winner = seat if beats else leader              # R6
         self._won[winner] |= (1 << led) | (1 << card)
         self._card_points[winner] += deck.points[led] + deck.points[card]
         self._tricks[winner] += 1
@@ -69,6 +77,21 @@ class TrickPlay(Deal):
             self._pending[winner] = 0
         self._led, self._leader, self._last_winner = None, winner, winner
         self.trick_number += 1
-        if self.stock_open:                              # R8: winner draws first
-            self._held[winner] |= 1 << self._stock.pop()
-            self._held[winner ^ 1] |= 1 << self._stock.pop()
+        stock = self._stock
+        if self._closer is None and stock:               # R8: winner draws first
+            held[winner] |= 1 << stock.pop()
+            held[winner ^ 1] |= 1 << stock.pop()
+
+
+_PLAYS: dict[int, tuple[Profile, dict[str, tuple[int, int, Action]]]] = {}
+
+
+def plays_of(profile: Profile) -> dict[str, tuple[int, int, Action]]:
+    """Every 'A play Kh' text of a profile, read once: its seat, card index and Action."""
+    entry = _PLAYS.get(id(profile))
+    if entry is None or entry[0] is not profile:
+        deck = deck_for(profile)
+        table = {f"{player} play {card}": (seat, i, Action(player, "play", str(card)))
+                 for seat, player in enumerate(profile.players) for i, card in enumerate(deck.cards)}
+        entry = _PLAYS[id(profile)] = (profile, table)
+    return entry[1]

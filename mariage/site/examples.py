@@ -19,6 +19,7 @@ from typing import Any
 import yaml
 
 from ..engine.errors import MariageError, SourceError
+from ..engine.game import Game
 from ..engine.hand import Hand
 from ..engine.notation import ReplayError, replay_hand
 from ..engine.profile import Profile, default_profile, load_profile
@@ -28,6 +29,7 @@ FRONT_MATTER = re.compile(r"\A---\n(.*?\n)---\n", re.S)
 CODE_BLOCK = re.compile(r"^```python\n(.*?)^```", re.S | re.M)
 META_KEYS = {"section", "dealer", "deck", "actions"}
 OPTIONAL_KEYS = {"actions", "profile"}       # profile: a variant's file, e.g. rules/variants/schnapsen.yaml
+GAME_KEYS = {"section", "first_dealer", "hands"}      # a game: the hands of other examples, in turn
 WORKED_EXAMPLE = "07-marriage-claim"      # the example that section 07 of the tutorial teaches
 
 
@@ -52,9 +54,41 @@ class Example:
     def actions(self) -> list[str]:
         return list(self.meta.get("actions", []))
 
+    @property
+    def is_game(self) -> bool:
+        return "hands" in self.meta
+
+    def game_hands(self) -> list["Example"]:
+        """A game example's hands: the examples it names, in the order they were dealt."""
+        names = self.meta["hands"]
+        if not isinstance(names, list) or not all(isinstance(n, str) for n in names):
+            raise SourceError(self.relpath, "'hands' lists the names of other examples",
+                              line=self._line_of("hands"))
+        missing = [n for n in names if not (self.path.parent / f"{n}.md").is_file()]
+        if missing:
+            raise SourceError(self.relpath, f"no example named {missing[0]!r}",
+                              line=self._line_of("hands"), hint="name a file of examples/")
+        return [read_example(self.path.parent / f"{n}.md", self.profile) for n in names]
+
+    def game(self) -> Game:
+        """A game example replayed: each hand dealt by the game's dealer in turn (R2)."""
+        game = Game(str(self.meta["first_dealer"]), self.profile)
+        for number, example in enumerate(self.game_hands(), 1):
+            if example.meta["dealer"] != game.dealer:
+                raise SourceError(self.relpath, f"hand {number} ({example.name}) is dealt by "
+                                  f"{example.meta['dealer']}, but R2 gives the deal to "
+                                  f"{game.dealer}", line=self._line_of("hands"))
+            hand = example.hand()
+            game.hands.append(hand)
+            if hand.outcome is not None:
+                game.record(hand.outcome)
+        return game
+
     def hand(self, stop: int | None = None) -> Hand:
         """The hand after its actions up to (not including) index `stop`; the whole record
         ends the hand as replay does, a prefix leaves it where it stands."""
+        if self.is_game:
+            raise SourceError(self.relpath, "a game example has no single hand: use game()")
         record = {"dealer": self.meta["dealer"], "deck": self.meta["deck"],
                   "actions": self.actions[:stop]}
         try:
@@ -89,10 +123,10 @@ def read_example(path: Path, profile: Profile | None = None) -> Example:
         mark = getattr(exc, "problem_mark", None)
         raise SourceError(path, f"malformed front matter: {getattr(exc, 'problem', exc)}",
                           line=mark.line + 2 if mark else None) from None
-    if not isinstance(meta, dict) or META_KEYS - OPTIONAL_KEYS - set(meta) \
-            or set(meta) - META_KEYS - OPTIONAL_KEYS:
+    if not isinstance(meta, dict) or not (_fits(meta, META_KEYS) or _fits(meta, GAME_KEYS)):
         raise SourceError(path, f"front matter needs the keys {', '.join(sorted(META_KEYS))} "
-                          f"(and optionally profile)", line=2)
+                          f"(and optionally profile), or, for a game, "
+                          f"{', '.join(sorted(GAME_KEYS))}", line=2)
     body = "\n" * match.group(0).count("\n") + text[match.end():]
     if "profile" in meta:                    # a variant's example plays under its own profile
         profile = _named_profile(path, meta["profile"])
@@ -111,6 +145,10 @@ def _named_profile(path: Path, name: object) -> Profile:
     return load_profile(path.parent.parent / name)
 
 
+def _fits(meta: dict[str, Any], keys: set[str]) -> bool:
+    return not (keys - OPTIONAL_KEYS - set(meta)) and not (set(meta) - keys - OPTIONAL_KEYS)
+
+
 def all_examples(folder: Path, profile: Profile | None = None) -> list[Example]:
     return [read_example(p, profile) for p in sorted(folder.glob("*.md"), key=lambda p: p.stem)
             if p.name != "README.md"]
@@ -127,6 +165,13 @@ def load(name: str, stop: int | None = None) -> Hand:
     build = _BUILD.get()
     folder, profile = build if build else (Project.find().examples, None)
     return read_example(folder / f"{name}.md", profile).hand(stop)
+
+
+def load_game(name: str) -> Game:
+    """The game of examples/<name>.md (for doctests), found as load() finds a hand."""
+    build = _BUILD.get()
+    folder, profile = build if build else (Project.find().examples, None)
+    return read_example(folder / f"{name}.md", profile).game()
 
 
 def claim_summary(example: Example) -> dict[str, Any]:

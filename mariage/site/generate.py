@@ -13,7 +13,7 @@ from typing import Any
 from jinja2 import Environment, TemplateError
 from markupsafe import escape
 
-from . import catalogs
+from . import catalogs, replayer
 from ..engine.errors import MariageError, SourceError
 from .examples import WORKED_EXAMPLE, Example, all_examples, claim_summary, verify
 from .pages import (FALLBACK_CLOSE, FALLBACK_OPEN, RenderedPage, SiteSource, base_context,
@@ -65,12 +65,17 @@ def check_catalogs(source: SiteSource, strict: bool = True) -> list[catalogs.Pro
 
 def example_renderer(examples: list[Example]):
     compiled: dict[str, Any] = {}      # each example's template, compiled once for all languages
+    states: dict[str, tuple[Any, Any]] = {}    # each example's steps and perfect play, once
 
     def render_examples(env: Environment, context: dict[str, Any]) -> list[RenderedPage]:
         pages, titles = [], []
         for example in examples:
+            if example.name not in states:
+                states[example.name] = (replayer.steps(example), replayer.perfect_play(example))
+            steps, perfect = states[example.name]
             extra = {"position_at": example.hand, "example": example,
-                     "claim_summary": _maybe_claim(example)}
+                     "claim_summary": _maybe_claim(example), "replay_steps": steps,
+                     "perfect_play": perfect}
             if example.variant:                 # its narrative's numbers are its profile's
                 extra["rules"] = example.profile.as_context()
             try:

@@ -46,5 +46,6 @@ def test_every_example_replays_to_its_end():
     examples = all_examples(ROOT / "examples")
     assert len(examples) >= 9
     for example in examples:
-        hand = example.hand()
-        assert hand.outcome is not None or hand.to_act is not None, example.name
+        hands = example.game().hands if example.is_game else [example.hand()]
+        for hand in hands:
+            assert hand.outcome is not None or hand.to_act is not None, example.name

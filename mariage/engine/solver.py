@@ -1,0 +1,236 @@
+"""Perfect play from a position whose stock is closed or exhausted, both hands seen (double
+dummy): alpha-beta over the last tricks with a transposition table and move ordering, as Bo
+Haglund's DDS does for bridge.
+
+Each player maximizes their own game points minus the opponent's. On lead the choices are every
+legal action: the plays, a claim (a false one too: R16/R18 can make it the least bad move) and,
+after the last trick, the pass that lets the hand end by R17 or R18.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .cards import bits
+from .errors import MariageError
+from .hand import Hand
+
+_EXACT, _LOWER, _UPPER = 0, 1, 2
+
+
+class OpenStockError(MariageError):
+    """The solver reads only positions whose stock is closed or exhausted."""
+
+
+@dataclass(frozen=True)
+class Solution:
+    winner: str | None
+    game_points: int
+    line: list[str]
+
+    def as_json(self) -> dict[str, object]:
+        return {"winner": self.winner, "game_points": self.game_points, "line": list(self.line)}
+
+
+@dataclass(frozen=True)
+class _State:
+    """What the rest of the hand depends on: hands, who leads, the card led, points, tricks."""
+
+    held: tuple[int, int]
+    leader: int
+    led: int | None
+    points: tuple[int, int]
+    tricks: tuple[int, int]
+    pending: tuple[int, int] = (0, 0)    # R12 option: marriage bonuses waiting for a trick
+
+    @property
+    def to_act(self) -> int:
+        return self.leader if self.led is None else self.leader ^ 1
+
+
+class Solver:
+    """Solves one hand's current position; `nodes` counts the positions searched."""
+
+    def __init__(self, hand: Hand) -> None:
+        if hand.stock_open:
+            raise OpenStockError(f"the stock is open ({hand.stock_size} cards to draw): the solver "
+                                 "reads only positions whose stock is closed or exhausted (R9)")
+        self.hand, self.deck, self.profile = hand, hand.deck, hand.profile
+        self.players = hand.players
+        self._closer = hand._closer
+        self._closed_state = hand._closed_state
+        self._options = hand.profile.options
+        self._non_dealer = hand.players.index(hand.dealer) ^ 1
+        self._table: dict[tuple[object, ...], tuple[int, int]] = {}
+        self.nodes = 0
+        # Beyond any score: no hand is worth more game points than the profile's highest rate.
+        self._wide = max(hand.profile.rates.model_dump().values()) + 1
+
+    def solve(self) -> Solution:
+        if self.hand.outcome is not None:
+            return self._solution(self._outcome_value(), [])
+        state = self._root()
+        value = self._search(state, -self._wide, self._wide)
+        return self._solution(value, self._line(state, value))
+
+    # ----- the position and its moves
+    def _root(self) -> _State:
+        h = self.hand
+        return _State(held=(h._held[0], h._held[1]), leader=h._leader, led=h._led,
+                      points=(h.points(self.players[0]), h.points(self.players[1])),
+                      tricks=(h._tricks[0], h._tricks[1]), pending=(h._pending[0], h._pending[1]))
+
+    def _moves(self, s: _State) -> list[tuple[str, int]]:
+        """("play", card), ("claim", 0), ("pass", 0), the likeliest best first."""
+        seat = s.to_act
+        if s.led is None:
+            plays = sorted(bits(s.held[seat]), key=lambda c: -self.deck.points[c])
+            ends = [("claim", 0)] + ([("pass", 0)] if not (s.held[0] | s.held[1]) else [])
+            if s.points[seat] < self.profile.thresholds.claim:
+                return [("play", c) for c in plays] + ends
+            return ends + [("play", c) for c in plays]
+        return [("play", c) for c in sorted(bits(self._answers(s)),
+                                             key=lambda c: -self.deck.points[c])]
+
+    def _answers(self, s: _State) -> int:
+        """R9: follow suit and beat if able, else trump if able, else any card."""
+        deck, led = self.deck, s.led
+        assert led is not None
+        held = s.held[s.leader ^ 1]
+        same = held & deck.suit_mask[deck.suit_of[led]]
+        if same:
+            return ((same & deck.stronger[led]) or same) if self._options.strict_play_must_beat \
+                else same
+        return (held & deck.suit_mask[self.hand.trump]) or held
+
+    def _child(self, s: _State, card: int) -> _State:
+        seat = s.to_act
+        held = list(s.held)
+        held[seat] ^= 1 << card
+        if s.led is None:
+            return _State((held[0], held[1]), s.leader, card, s.points, s.tricks, s.pending)
+        deck, led = self.deck, s.led
+        beats = (deck.stronger[led] >> card & 1 if deck.suit_of[card] == deck.suit_of[led]
+                 else deck.suit_of[card] == self.hand.trump)
+        winner = seat if beats else s.leader            # R6
+        points, tricks, pending = list(s.points), list(s.tricks), list(s.pending)
+        points[winner] += deck.points[led] + deck.points[card] + pending[winner]
+        pending[winner] = 0
+        tricks[winner] += 1
+        return _State((held[0], held[1]), winner, None, (points[0], points[1]),
+                      (tricks[0], tricks[1]), (pending[0], pending[1]))
+
+    # ----- the ends of the hand, as A's game points minus B's (R15-R18)
+    def _claim(self, s: _State, seat: int) -> int:
+        other, rates = seat ^ 1, self.profile.rates
+        correct = s.points[seat] >= self.profile.thresholds.claim
+        if self._closer is None:
+            won = (seat, self._rate(s.points[other], s.tricks[other] > 0)) if correct \
+                else (other, rates.false_claim)
+        elif seat == self._closer:
+            assert self._closed_state is not None
+            if correct:
+                won = (seat, self._rate(*self._closed_state))
+            elif self._options.closer_false_claim == "false_claim":
+                won = (other, rates.false_claim)
+            else:
+                won = (other, self._closer_penalty())
+        else:
+            won = (seat, self._closer_penalty()) if correct else (other, rates.false_claim)
+        return _signed(*won)
+
+    def _natural_end(self, s: _State) -> int:
+        if self._closer is not None:                     # R18: the closer failed
+            return _signed(self._closer ^ 1, self._closer_penalty())
+        points = list(s.points)
+        points[s.leader] += self.profile.bonuses.last_trick   # R17: the last trick's winner
+        if self._options.natural_end == "last_trick_wins":
+            winner = s.leader
+        elif points[0] != points[1]:
+            winner = 0 if points[0] > points[1] else 1
+        elif self._options.natural_tie == "non_dealer":
+            winner = self._non_dealer
+        else:
+            return 0
+        return _signed(winner, self._rate(points[winner ^ 1], s.tricks[winner ^ 1] > 0))
+
+    def _rate(self, loser_points: int, loser_has_trick: bool) -> int:
+        rates, safe = self.profile.rates, self.profile.thresholds.opponent_safe
+        if not loser_has_trick:
+            return rates.opponent_no_trick
+        return rates.opponent_safe if loser_points >= safe else rates.opponent_has_trick
+
+    def _closer_penalty(self) -> int:
+        assert self._closed_state is not None
+        rates = self.profile.rates
+        return rates.closer_failed if self._closed_state[1] else rates.closer_failed_no_trick
+
+    # ----- alpha-beta with a transposition table; values are A's game points minus B's
+    def _value(self, s: _State, move: tuple[str, int], alpha: int, beta: int) -> int:
+        verb, card = move
+        if verb == "claim":
+            return self._claim(s, s.to_act)
+        if verb == "pass":
+            return self._natural_end(s)
+        return self._search(self._child(s, card), alpha, beta)
+
+    def _search(self, s: _State, alpha: int, beta: int) -> int:
+        self.nodes += 1
+        key = (s.held, s.leader, s.led, s.points, s.tricks[0] > 0, s.tricks[1] > 0, s.pending)
+        known = self._table.get(key)
+        if known is not None:
+            value, bound = known
+            if bound == _EXACT or (bound == _LOWER and value >= beta) \
+                    or (bound == _UPPER and value <= alpha):
+                return value
+        low, high = alpha, beta
+        maximizing = s.to_act == 0
+        best = -self._wide if maximizing else self._wide
+        for move in self._moves(s):
+            value = self._value(s, move, alpha, beta)
+            if maximizing:
+                best, alpha = max(best, value), max(alpha, value)
+            else:
+                best, beta = min(best, value), min(beta, value)
+            if alpha >= beta:
+                break
+        bound = _UPPER if best <= low else _LOWER if best >= high else _EXACT
+        self._table[key] = (best, bound)
+        return best
+
+    def _line(self, s: _State, value: int) -> list[str]:
+        """One optimal continuation: at each step the first move that keeps the value."""
+        line: list[str] = []
+        while True:
+            player = self.players[s.to_act]
+            for move in self._moves(s):
+                if self._value(s, move, -self._wide, self._wide) == value:
+                    break
+            else:                                         # pragma: no cover - value came from here
+                raise AssertionError("no move keeps the solved value")
+            verb, card = move
+            if verb != "play":
+                return line + [f"{player} {verb}"]
+            line.append(f"{player} play {self.deck.card(card)}")
+            s = self._child(s, card)
+
+    def _outcome_value(self) -> int:
+        outcome = self.hand.outcome
+        assert outcome is not None
+        if outcome.winner is None:
+            return 0
+        return _signed(self.players.index(outcome.winner), outcome.game_points)
+
+    def _solution(self, value: int, line: list[str]) -> Solution:
+        winner = None if value == 0 else self.players[0 if value > 0 else 1]
+        return Solution(winner=winner, game_points=abs(value), line=line)
+
+
+def solve(hand: Hand) -> Solution:
+    """The result of `hand` from its current position under perfect play by both players."""
+    return Solver(hand).solve()
+
+
+def _signed(winner: int, game_points: int) -> int:
+    return game_points if winner == 0 else -game_points
+
