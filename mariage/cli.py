@@ -93,27 +93,33 @@ def _catalogs(project, action: str, langs: Sequence[str]) -> int:
 
 def _examples(project, profile, names: Sequence[str]) -> int:
     """Render each example in every language and run its doctests, as the build does."""
+    from .site.doctests import DoctestWorker
     from .site.examples import all_examples
     from .site.pages import SiteSource
-    from .site.generate import verify_examples
 
     source = SiteSource.of(project, profile)
     chosen = [e for e in all_examples(project.examples, profile) if not names or e.name in names]
-    failed = 0
-    for example in chosen:
-        try:
-            count = verify_examples(source, example)
-            print(f"{example.relpath}: ok in {count} languages")
-        except MariageError as exc:
-            failed += 1
-            print(f"{example.relpath}: FAILED", flush=True)
-            print(f"  {exc}", file=sys.stderr)
+    with DoctestWorker() as worker:
+        failed = sum(not _verify_one(source, example, worker) for example in chosen)
     unknown = set(names) - {e.name for e in chosen}
     if unknown:
         print(f"mariage examples: no example named {', '.join(sorted(unknown))}", file=sys.stderr)
         return 2
     print(f"{len(chosen) - failed} passed, {failed} failed")
     return 1 if failed or not chosen else 0
+
+
+def _verify_one(source, example, worker) -> bool:
+    from .site.generate import verify_examples
+
+    try:
+        count = verify_examples(source, example, worker)
+        print(f"{example.relpath}: ok in {count} languages")
+        return True
+    except MariageError as exc:
+        print(f"{example.relpath}: FAILED", flush=True)
+        print(f"  {exc}", file=sys.stderr)
+        return False
 
 
 def _replay(files: Sequence[str], profile) -> int:

@@ -4,8 +4,9 @@ Thin by design: all the work is in `mariage.site`. Installed as `mariage_mkdocs.
 (the project's own name, so no other package's `plugins` module can shadow it). The plugin
 - renders every page of every language (verifying the examples) into a generated docs folder
   and points `docs_dir` at it; a mistake stops the build before anything is written;
-- builds into a temporary folder and swaps it into `site_dir` only when the whole build
-  succeeded, so a failed build leaves the previous site untouched;
+- holds the project's build lock, writes into its own scratch folders, and publishes into
+  `site_dir` only when MkDocs has decided the build succeeded (see `mariage.site.publish`),
+  so a failed build leaves the previous site untouched;
 - translates the navigation's section titles from the catalogs;
 - asks `mkdocs serve` to watch the rules, catalogs, templates and examples.
 """
@@ -21,13 +22,13 @@ from urllib.parse import urlsplit
 from mkdocs.config import config_options as c
 from mkdocs.config.base import Config
 from mkdocs.config.defaults import MkDocsConfig
-from mkdocs.exceptions import PluginError
+from mkdocs.exceptions import Abort, PluginError
 from mkdocs.plugins import BasePlugin, event_priority
 
 from markupsafe import escape
 
 from mariage.engine.errors import MariageError
-from mariage.site import catalogs
+from mariage.site import catalogs, publish
 from mariage.site.pages import SiteSource
 from mariage.site.project import Project
 from mariage.site.generate import NAV_SECTIONS, generate, not_found_notes
@@ -73,8 +74,11 @@ class MariageConfig(Config):
 class MariagePlugin(BasePlugin[MariageConfig]):
     def __init__(self) -> None:
         self._command = "build"
-        self._final_site: Path | None = None
         self._not_found: str | None = None
+        self._lock: int | None = None
+        self._scratch: Path | None = None
+        self._publication: publish.Publication | None = None
+        self._built = self._failed = False
 
     def on_startup(self, *, command: str, dirty: bool) -> None:
         self._command = command
@@ -85,6 +89,8 @@ class MariagePlugin(BasePlugin[MariageConfig]):
         root = Path(config.config_file_path).parent
         static, out = Path(config.docs_dir), root / self.config.generated
         try:
+            if self._command == "build":
+                out = self._claim_build_folders(root, config)
             # The project is the folder of this mkdocs.yml; its loaded sources go down to every
             # stage, so pages and doctests use this build's profile and catalogs.
             source = SiteSource.of(Project.at(root, self.config.profile, self.config.locales))
@@ -94,15 +100,27 @@ class MariagePlugin(BasePlugin[MariageConfig]):
             config.extra["mariage_not_found"] = not_found_notes(source)
         except MariageError as exc:
             raise PluginError(f"mariage: {exc}") from None
+        except (OSError, UnicodeError, RecursionError, MemoryError) as exc:
+            raise PluginError(f"mariage: {_describe(exc)}") from None
+        except Exception:
+            log.error("mariage: this is a bug in mariage, not in your files; please report it "
+                      "with the traceback below")
+            raise
         log.info("mariage: %d pages in %d languages generated and examples verified",
                  len(pages), len(source.languages()))
         config.docs_dir = str(out)
         config.watch.extend(str(root / w) for w in self.config.watch)
-        if self._command == "build":
-            self._final_site = Path(config.site_dir)
-            config.site_dir = str(self._final_site.with_name(self._final_site.name + ".tmp-build"))
-            shutil.rmtree(config.site_dir, ignore_errors=True)
         return config
+
+    def _claim_build_folders(self, root: Path, config: MkDocsConfig) -> Path:
+        """Lock the project, then give this build its own generated-docs and site folders."""
+        cache = root / ".cache"
+        self._lock = publish.lock(cache, lambda: log.info(
+            "mariage: another build of this project is running; waiting for it to finish"))
+        self._scratch = publish.scratch(cache)
+        self._publication = publish.prepare(Path(config.site_dir), self._scratch)
+        config.site_dir = str(self._publication.build_dir)
+        return self._scratch / "docs"
 
     @event_priority(-200)   # after static-i18n's own on_post_page
     def on_post_page(self, output: str, *, page, config: MkDocsConfig) -> str:
@@ -128,17 +146,36 @@ class MariagePlugin(BasePlugin[MariageConfig]):
             return
         if self._not_found is not None:
             (Path(config.site_dir) / "404.html").write_text(self._not_found, encoding="utf-8")
-        if self._final_site is None:
-            return
-        final, built = self._final_site, Path(config.site_dir)
-        old = final.with_name(final.name + ".old")
-        shutil.rmtree(old, ignore_errors=True)
-        if final.exists():
-            final.rename(old)
-        built.rename(final)
-        shutil.rmtree(old, ignore_errors=True)
-        config.site_dir = str(final)
-        log.info("mariage: site published to %s", final)
+        self._built = True
+
+    def on_build_error(self, *, error: Exception) -> None:
+        self._failed = True
+
+    def on_shutdown(self) -> None:
+        # MkDocs raises its strict-mode Abort after on_post_build (then calls on_build_error),
+        # and calls on_shutdown last, so only here is a build known to have succeeded.
+        try:
+            if self._publication is not None and self._built and not self._failed:
+                self._publish(self._publication)
+            elif self._publication is not None:
+                log.info("mariage: the build failed; the previous site is kept")
+        finally:
+            publish.discard(self._publication)
+            if self._scratch is not None:
+                shutil.rmtree(self._scratch, ignore_errors=True)
+            if self._lock is not None:
+                publish.unlock(self._lock)
+            self._lock = self._scratch = self._publication = None
+
+    @staticmethod
+    def _publish(publication: publish.Publication) -> None:
+        try:
+            publish.publish(publication)
+        except OSError as exc:
+            raise Abort(f"mariage: cannot publish the site to {publication.target}: "
+                        f"{_describe(exc)}") from None
+        log.info("mariage: site published to %s%s", publication.target,
+                 " (updated in place)" if publication.in_place else "")
 
     @staticmethod
     def _inner_build(config: MkDocsConfig) -> bool:
@@ -168,3 +205,14 @@ class MariagePlugin(BasePlugin[MariageConfig]):
             # Escaped: the theme prints nav titles as HTML, and a catalog never adds markup.
             language.nav_translations = {title: str(escape(tr.gettext(title)))
                                          for title in NAV_SECTIONS}
+
+
+def _describe(exc: BaseException) -> str:
+    """One line for an environment failure (a file, the disk, an oversized input)."""
+    if isinstance(exc, OSError):
+        return f"{exc.filename or ''}: {exc.strerror or exc}".lstrip(": ")
+    if isinstance(exc, RecursionError):
+        return "an input nests too deeply"
+    if isinstance(exc, MemoryError):
+        return "an input is too large to hold in memory"
+    return str(exc)

@@ -15,6 +15,7 @@ from markupsafe import escape
 
 from . import catalogs
 from ..engine.errors import MariageError, SourceError
+from .doctests import EXAMPLE_TIMEOUT, DoctestWorker
 from .examples import WORKED_EXAMPLE, Example, all_examples, claim_summary, verify
 from .pages import (RenderedPage, SiteSource, base_context, error_line, render, render_site,
                     write_pages)
@@ -48,7 +49,7 @@ def check_catalogs(source: SiteSource) -> None:
                                   hint="keep every %(name)s placeholder of the source, unchanged")
 
 
-def _example_renderer(examples: list[Example]):
+def _example_renderer(examples: list[Example], worker: DoctestWorker):
     compiled: dict[str, Any] = {}      # each example's template, compiled once for all languages
 
     def render_examples(env: Environment, context: dict[str, Any]) -> list[RenderedPage]:
@@ -63,7 +64,7 @@ def _example_renderer(examples: list[Example]):
             except (TemplateError, MariageError, ValueError, TypeError, KeyError) as exc:
                 raise SourceError(example.relpath, f"cannot render the example ({context['lang']}): "
                                   f"{exc}", line=error_line(exc)) from None
-            verify(example, text, context["lang"])
+            verify(example, text, context["lang"], worker)
             text += render(env, "example-run.md.j2", context | extra)
             pages.append(RenderedPage(context["lang"], f"examples/{example.name}.md", text,
                                       example.relpath))
@@ -75,11 +76,11 @@ def _example_renderer(examples: list[Example]):
     return render_examples
 
 
-def verify_examples(source: SiteSource, example: Example) -> int:
+def verify_examples(source: SiteSource, example: Example, worker: DoctestWorker) -> int:
     """Render one example in every language and run its doctests on each page; returns the
     number of languages checked, or raises naming the example, the language and the line."""
     languages = source.languages()
-    renderer = _example_renderer([example])
+    renderer = _example_renderer([example], worker)
     for lang in languages:
         with source.language(lang):
             renderer(source.environment(),
@@ -96,14 +97,16 @@ def _title(markdown: str) -> str:
     return match.group(1).strip() if match else ""
 
 
-def generate(out: Path, source: SiteSource, static: Path | None = None) -> list[RenderedPage]:
+def generate(out: Path, source: SiteSource, static: Path | None = None,
+             timeout: float = EXAMPLE_TIMEOUT) -> list[RenderedPage]:
     """Render, verify and write the whole tree under out/<lang>/ (with the assets of `static`,
-    default the project's docs/); returns the pages."""
+    default the project's docs/); returns the pages. Each page's doctests get `timeout` s."""
     static = static if static is not None else source.root / "docs"
     check_catalogs(source)
     examples = all_examples(source.examples, profile=source.profile)
     if WORKED_EXAMPLE not in {e.name for e in examples}:
         raise SourceError(source.examples, f"the worked example {WORKED_EXAMPLE}.md is missing")
-    pages = render_site(source, [_example_renderer(examples)])
+    with DoctestWorker(timeout) as worker:
+        pages = render_site(source, [_example_renderer(examples, worker)])
     write_pages(pages, out, static)
     return pages

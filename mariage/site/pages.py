@@ -20,6 +20,7 @@ from babel.messages.catalog import Catalog
 from babel.support import NullTranslations
 from jinja2 import (Environment, FileSystemLoader, StrictUndefined, TemplateError,
                     TemplateSyntaxError, UndefinedError)
+from jinja2.sandbox import SandboxedEnvironment
 from markupsafe import Markup, escape
 
 from . import catalogs
@@ -64,7 +65,7 @@ def _safe_callables() -> dict[str, Callable[..., Markup]]:
 
 
 def environment(search_path: list[Path]) -> Environment:
-    env = Environment(
+    env = SandboxedEnvironment(
         loader=FileSystemLoader([str(p) for p in search_path]),
         extensions=["jinja2.ext.i18n"], autoescape=True, undefined=StrictUndefined,
         keep_trailing_newline=True, lstrip_blocks=True)
