@@ -9,15 +9,51 @@ import argparse
 import json
 import os
 import sys
+import traceback
+from contextlib import contextmanager
 from pathlib import Path
-from typing import Sequence
+from typing import Iterator, Sequence
 
 from .engine.errors import MariageError
-from .engine.notation import load_record_file, read_records, replay
+from .engine.errors import SourceError
+from .engine.notation import Record, iter_records, open_records, replay
 from .engine.profile import find_profile, load_profile
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    args = _parser().parse_args(argv)
+    try:
+        return _run(args)
+    except MariageError as exc:
+        print(f"mariage: {exc}", file=sys.stderr)
+        return 2
+    except OSError as exc:           # a closed pipe, a full disk: the output cannot be written
+        _silence_stdout()
+        if not isinstance(exc, BrokenPipeError):
+            print(f"mariage: {exc.filename or 'the output'}: {exc.strerror or exc}",
+                  file=sys.stderr)
+        return 1
+    except (RecursionError, MemoryError):
+        print("mariage: an input is too large or nests too deeply", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        return 130
+    except Exception:  # noqa: BLE001 - the boundary: a bug shows its traceback, once
+        traceback.print_exc()
+        print("mariage: this is a bug in mariage, not a mistake in your input; please report "
+              "it with the traceback above", file=sys.stderr)
+        return 70
+
+
+def _silence_stdout() -> None:
+    """Point stdout at /dev/null so the interpreter's final flush cannot fail again."""
+    try:
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+    except (OSError, AttributeError, ValueError):
+        pass
+
+
+def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="mariage", description=__doc__.splitlines()[0])
     parser.add_argument("--project", metavar="DIR", help="the project to work on (default: the "
                         "folder holding mkdocs.yml, here or above)")
@@ -33,24 +69,21 @@ def main(argv: Sequence[str] | None = None) -> int:
     ex = commands.add_parser("examples", help="render each worked example in every language "
                                               "and run its doctests, as the build does")
     ex.add_argument("names", nargs="*", metavar="NAME")
-    args = parser.parse_args(argv)
-    try:
-        if args.command == "catalogs":
-            return _catalogs(_project(args.project), args.action, args.langs)
-        if args.command == "examples":
-            project = _project(args.project)
-            return _examples(project, load_profile(args.profile or project.profile), args.names)
-        path = args.profile or (_project(args.project).profile if args.project else find_profile())
-        profile = load_profile(path)
-        if args.command == "check-profile":
-            print(f"{path}: valid ({len(profile.rulings)} rulings)")
-            return 0
-        return _replay(args.files, profile)
-    except MariageError as exc:
-        print(f"mariage: {exc}", file=sys.stderr)
-        return 2
-    except BrokenPipeError:
-        return 1
+    return parser
+
+
+def _run(args: argparse.Namespace) -> int:
+    if args.command == "catalogs":
+        return _catalogs(_project(args.project), args.action, args.langs)
+    if args.command == "examples":
+        project = _project(args.project)
+        return _examples(project, load_profile(args.profile or project.profile), args.names)
+    path = args.profile or (_project(args.project).profile if args.project else find_profile())
+    profile = load_profile(path)
+    if args.command == "check-profile":
+        print(f"{path}: valid ({len(profile.rulings)} rulings)")
+        return 0
+    return _replay(args.files, profile)
 
 
 def _project(folder: str | None):
@@ -123,23 +156,30 @@ def _verify_one(source, example, worker) -> bool:
 
 
 def _replay(files: Sequence[str], profile) -> int:
+    """Replay each record as soon as it is read, printing its result line at once."""
     status = 0
     for name in files:
         try:
-            if name == "-":
-                records = read_records(sys.stdin.read(), "<stdin>")
-            else:
-                records = load_record_file(name)
+            with _records(name) as records:
+                for record in records:
+                    result = replay(record.data, profile)
+                    status = max(status, 1) if "error" in result else status
+                    print(json.dumps(result, ensure_ascii=False), flush=True)
         except MariageError as exc:
             print(f"mariage replay: {exc}", file=sys.stderr)
             status = 2
-            continue
-        for record in records:
-            result = replay(record.data, profile)
-            if "error" in result:
-                status = max(status, 1)
-            print(json.dumps(result, ensure_ascii=False), flush=True)
     return status
+
+
+@contextmanager
+def _records(name: str) -> Iterator[Iterator[Record]]:
+    if name != "-":
+        with open_records(name) as records:
+            yield records
+        return
+    if sys.stdin is None:
+        raise SourceError("<stdin>", "standard input is closed", hint="pass a file name")
+    yield iter_records(sys.stdin.buffer, "<stdin>")
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -18,6 +18,7 @@ from typing import Any, Callable
 
 import yaml
 
+from ..engine import bounded
 from ..engine.errors import MariageError, SourceError
 from ..engine.hand import Hand
 from ..engine.notation import ReplayError, replay_hand
@@ -73,13 +74,21 @@ class Example:
 
 
 def read_example(path: Path, profile: Profile | None = None) -> Example:
-    text = path.read_text(encoding="utf-8")
+    if path.stem == "index":
+        raise SourceError(path, "an example cannot be named index.md: that name is the "
+                          "examples' index page", hint="rename it, e.g. 10-my-example.md")
+    try:
+        text = bounded.read_text(path)
+    except OSError as exc:
+        raise SourceError(path, f"cannot read the example ({exc.strerror})") from None
+    except bounded.BadInput as exc:
+        raise SourceError(path, f"cannot read the example: {exc}", line=exc.line) from None
     match = FRONT_MATTER.match(text)
     if not match:
         raise SourceError(path, "an example starts with YAML front matter between --- lines",
-                          line=1, hint="see examples/README.md")
+                          line=1, hint="copy the front matter of an existing example")
     try:
-        meta = yaml.safe_load(match.group(1))
+        meta = bounded.load(match.group(1))
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         raise SourceError(path, f"malformed front matter: {getattr(exc, 'problem', exc)}",
