@@ -8,6 +8,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import re
 import sys
 import traceback
 from contextlib import contextmanager
@@ -18,6 +19,7 @@ from .engine.errors import MariageError
 from .engine.errors import SourceError
 from .engine.notation import Record, iter_records, open_records, replay
 from .engine.profile import find_profile, load_profile
+from .site.doctests import EXAMPLE_TIMEOUT, DoctestWorker
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -69,6 +71,8 @@ def _parser() -> argparse.ArgumentParser:
     ex = commands.add_parser("examples", help="render each worked example in every language "
                                               "and run its doctests, as the build does")
     ex.add_argument("names", nargs="*", metavar="NAME")
+    ex.add_argument("--timeout", type=float, default=EXAMPLE_TIMEOUT, metavar="SECONDS",
+                    help=f"time allowed for one page's doctests (default {EXAMPLE_TIMEOUT:g})")
     return parser
 
 
@@ -77,7 +81,8 @@ def _run(args: argparse.Namespace) -> int:
         return _catalogs(_project(args.project), args.action, args.langs)
     if args.command == "examples":
         project = _project(args.project)
-        return _examples(project, load_profile(args.profile or project.profile), args.names)
+        return _examples(project, load_profile(args.profile or project.profile), args.names,
+                         args.timeout)
     path = args.profile or (_project(args.project).profile if args.project else find_profile())
     profile = load_profile(path)
     if args.command == "check-profile":
@@ -92,8 +97,15 @@ def _project(folder: str | None):
     return Project.at(Path(folder)) if folder else Project.find()
 
 
+_LANGUAGE_CODE = re.compile(r"[a-z]{2,3}(_[A-Z]{2})?")
+
+
 def _catalogs(project, action: str, langs: Sequence[str]) -> int:
     from .site import catalogs, translate
+
+    for lang in langs:
+        if not _LANGUAGE_CODE.fullmatch(lang):
+            raise MariageError(f"{lang!r} is not a language code; use one such as fr or pt_BR")
 
     if action == "extract":
         print(f"wrote {translate.extract(project)}")
@@ -124,15 +136,14 @@ def _catalogs(project, action: str, langs: Sequence[str]) -> int:
     return status
 
 
-def _examples(project, profile, names: Sequence[str]) -> int:
+def _examples(project, profile, names: Sequence[str], timeout: float) -> int:
     """Render each example in every language and run its doctests, as the build does."""
-    from .site.doctests import DoctestWorker
     from .site.examples import all_examples
     from .site.pages import SiteSource
 
     source = SiteSource.of(project, profile)
     chosen = [e for e in all_examples(project.examples, profile) if not names or e.name in names]
-    with DoctestWorker() as worker:
+    with DoctestWorker(timeout) as worker:
         failed = sum(not _verify_one(source, example, worker) for example in chosen)
     unknown = set(names) - {e.name for e in chosen}
     if unknown:

@@ -31,6 +31,7 @@ from mariage.engine.errors import MariageError
 from mariage.site import catalogs, publish
 from mariage.site.pages import SiteSource
 from mariage.site.project import Project
+from mariage.site.doctests import EXAMPLE_TIMEOUT
 from mariage.site.generate import NAV_SECTIONS, generate, not_found_notes
 
 log = logging.getLogger("mkdocs.plugins.mariage")
@@ -67,7 +68,8 @@ def _home_link(root: str, lang: str) -> str:
 class MariageConfig(Config):
     profile = c.Type(str, default="rules/mariage.yaml")
     locales = c.Type(str, default="locales")
-    generated = c.Type(str, default=".cache/docs")
+    generated = c.Type(str, default=".cache/docs")      # for `mkdocs serve`; a build uses its own
+    example_timeout = c.Type((int, float), default=EXAMPLE_TIMEOUT)   # seconds per page
     watch = c.ListOfItems(c.Type(str), default=["rules", "locales", "templates", "examples", "docs"])
 
 
@@ -94,7 +96,7 @@ class MariagePlugin(BasePlugin[MariageConfig]):
             # The project is the folder of this mkdocs.yml; its loaded sources go down to every
             # stage, so pages and doctests use this build's profile and catalogs.
             source = SiteSource.of(Project.at(root, self.config.profile, self.config.locales))
-            pages = generate(out, source, static=static)
+            pages = generate(out, source, static=static, timeout=self.config.example_timeout)
             self._translate_nav(config, source)
             self._list_examples(config, pages)
             config.extra["mariage_not_found"] = not_found_notes(source)

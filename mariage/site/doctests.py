@@ -25,6 +25,7 @@ from ..engine.errors import MariageError
 
 EXAMPLE_TIMEOUT = 30.0                 # seconds for all doctests of one page
 WORKER_MEMORY = 1 << 30                # bytes of address space for the worker
+STARTUP_TIMEOUT = 120.0
 
 
 class DoctestTimeout(MariageError):
@@ -80,6 +81,10 @@ class DoctestWorker:
                                           stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                           bufsize=0)
             self._buffer = b""
+            # The time limit is the doctests': it starts once the worker has imported everything.
+            if self._read(time.monotonic() + STARTUP_TIMEOUT) != {"ready": True}:
+                self.close()
+                raise MariageError("the doctest worker process did not start")
         return self._proc
 
     def _read(self, deadline: float) -> dict[str, Any] | None:
@@ -119,6 +124,7 @@ def _serve() -> None:
     out = os.fdopen(os.dup(sys.stdout.fileno()), "w", buffering=1)
     sys.stdout = sys.stderr          # a doctest's own prints must not garble the protocol
     profiles: dict[str, Profile] = {}
+    out.write(json.dumps({"ready": True}) + "\n")
 
     def running(line: int) -> None:
         out.write(json.dumps({"running": line}) + "\n")
