@@ -40,6 +40,7 @@ _SELECTOR_LINK = re.compile(r'<a href="[^"]*" hreflang="([^"]+)" class="md-selec
 _SEARCH_DIALOG = '<div class="md-search" data-md-component="search" role="dialog">'
 _SEARCH_LABEL = re.compile(r'class="md-search__input" name="query" aria-label="([^"]*)"')
 _TITLE = re.compile(r"<title>(.*?)</title>", re.S)
+_UNSAFE_URL = re.compile(r"[\s\"'<>`]")
 
 
 def fix_html(output: str) -> str:
@@ -62,7 +63,7 @@ def fix_html(output: str) -> str:
 
 def _home_link(root: str, lang: str) -> str:
     home = root if lang == catalogs.SOURCE_LANGUAGE else f"{root}{lang}/"
-    return f'<a href="{home}" hreflang="{lang}" class="md-select__link">'
+    return f'<a href="{escape(home)}" hreflang="{escape(lang)}" class="md-select__link">'
 
 
 class MariageConfig(Config):
@@ -90,6 +91,9 @@ class MariagePlugin(BasePlugin[MariageConfig]):
             return None        # static-i18n rebuilds each language with this same config
         root = Path(config.config_file_path).parent
         static, out = Path(config.docs_dir), root / self.config.generated
+        if config.site_url and _UNSAFE_URL.search(config.site_url):
+            raise PluginError(f"mariage: site_url {config.site_url!r} holds quotes, angle brackets "
+                              "or spaces, which a URL cannot; check MARIAGE_SITE_URL")
         try:
             if self._command == "build":
                 out = self._claim_build_folders(root, config)
