@@ -201,3 +201,13 @@ def test_the_exchange_is_one_step(tmp_path):
     publish._exchange(new, old)
     assert (old / "index.html").read_text() == "new"
     assert (new / "index.html").read_text() == "old"
+
+
+def test_a_site_url_with_markup_is_refused(project):
+    """B13: MARIAGE_SITE_URL ends up in attributes of every page; quotes and brackets stop."""
+    before = _digest(project / "site")
+    run = subprocess.run(MKDOCS, cwd=project, capture_output=True, text=True, timeout=600,
+                         env=ENV | {"MARIAGE_SITE_URL": 'https://example.org/a"><img src=x>/'})
+    assert run.returncode == 1
+    assert "check MARIAGE_SITE_URL" in run.stderr and "Traceback" not in run.stderr
+    assert _digest(project / "site") == before
