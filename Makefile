@@ -30,6 +30,7 @@ bench: $(VENV)/.test
 	$(BIN)/pip install -q --no-deps schnapsen==0.0.5
 	$(BIN)/python benchmarks/engine.py
 	$(BIN)/python benchmarks/build.py
+	$(BIN)/python benchmarks/input_limits.py
 
 $(VENV)/bin/python:
 	$(PYTHON) -m venv $(VENV)
