@@ -20,8 +20,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-SKIP = {".venv", ".git", "node_modules", "site", ".cache", "__pycache__", ".pytest_cache",
-        ".hypothesis", ".mypy_cache"}
+SKIP = {".venv", ".git", "node_modules", "site", ".cache", ".pytest_cache", ".hypothesis",
+        ".mypy_cache"}             # at the top of the project only
 
 ENGINE_TESTS = ["tests/engine/test_claims.py", "tests/engine/test_distinct_values.py",
                 "tests/engine/test_tricks.py", "tests/engine/test_lead_options.py",
@@ -96,7 +96,8 @@ EXPLAINED: dict[str, str] = {}
 
 
 def copy_project(dest: Path) -> Path:
-    shutil.copytree(ROOT, dest, ignore=lambda folder, names: [n for n in names if n in SKIP])
+    shutil.copytree(ROOT, dest, ignore=lambda folder, names: [
+        n for n in names if n == "__pycache__" or (Path(folder) == ROOT and n in SKIP)])
     return dest
 
 

@@ -79,7 +79,7 @@ class DoctestWorker:
         if self._proc is None:
             self._proc = subprocess.Popen([sys.executable, "-m", "mariage.site.doctests"],
                                           stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                          bufsize=0)
+                                          bufsize=0, env=_worker_env())
             self._buffer = b""
             # The time limit is the doctests': it starts once the worker has imported everything.
             if self._read(time.monotonic() + STARTUP_TIMEOUT) != {"ready": True}:
@@ -103,6 +103,15 @@ class DoctestWorker:
                 self._buffer += chunk
         line, self._buffer = self._buffer.split(b"\n", 1)
         return json.loads(line)
+
+
+def _worker_env() -> dict[str, str]:
+    """Only what Python needs: a CI token or password in the builder's environment stays out
+    of the doctests' reach."""
+    return {k: v for k, v in os.environ.items() if k in _KEPT_ENV or k.startswith("LC_")}
+
+
+_KEPT_ENV = {"PATH", "PYTHONPATH", "LANG", "TMPDIR", "SYSTEMROOT"}
 
 
 def _write_all(proc: subprocess.Popen[bytes], data: bytes) -> None:

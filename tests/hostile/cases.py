@@ -31,7 +31,7 @@ class Case:
     stdout_lines: int | None = None           # results printed before the error
     close_stdin: bool = False
     stdout_file: str | None = None            # e.g. /dev/full
-    extra: dict[str, str] = field(default_factory=dict)
+    extra: dict[str, str] = field(default_factory=dict)    # environment of the command
 
 
 def _profile(edit: Callable[[str], str]) -> Callable[[Path], None]:
@@ -156,6 +156,10 @@ CASES = [
     Case("E1m", "a doctest that exhausts memory", ["examples", "99-hostile"], 1,
          ["examples/99-hostile.md (en), line 17", "MemoryError"],
          _example("# Memory\n\n```python\n>>> x = ' ' * (4 << 30)\n```\n")),
+    Case("E1e", "a doctest reading the builder's environment", ["examples", "99-hostile"], 1,
+         ["examples/99-hostile.md (en), line 17", "expected \"'hidden'\", got ''"],
+         _example("# Env\n\n```python\n>>> import os; os.environ.get('MARIAGE_SECRET')\n"
+                  "'hidden'\n```\n"), extra={"MARIAGE_SECRET": "hidden"}),
     Case("E6", "Jinja reaching Python internals", ["examples", "99-hostile"], 1,
          ["examples/99-hostile.md", "unsafe"],
          _example('# SSTI\n\n{{ cycler.__init__.__globals__.os.popen("id").read() }}\n\n'

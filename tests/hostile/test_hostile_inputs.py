@@ -39,7 +39,7 @@ def run_case(case: Case, project: Path) -> subprocess.CompletedProcess[bytes]:
     with open(case.stdout_file or os.devnull, "wb") as sink:
         streams["stdout"] = sink if case.stdout_file else subprocess.PIPE
         return subprocess.run([sys.executable, "-m", "mariage.cli", *args], cwd=project,
-                              timeout=120, **streams)
+                              timeout=120, env=os.environ | case.extra, **streams)
 
 
 @pytest.mark.parametrize("case", CASES, ids=[c.id for c in CASES])
