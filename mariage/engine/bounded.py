@@ -109,7 +109,8 @@ def load_all(text: str) -> Iterator[tuple[Any, int]]:
     try:
         while loader.check_node():
             node = loader.get_node()
-            yield loader.construct_document(node), node.start_mark.line + 1
+            if node is not None:
+                yield loader.construct_document(node), node.start_mark.line + 1
     finally:
         loader.dispose()
 
