@@ -15,8 +15,9 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Iterator, Sequence
 
-from .engine.errors import MariageError
-from .engine.errors import SourceError
+from jinja2 import TemplateSyntaxError
+
+from .engine.errors import MariageError, SourceError
 from .engine.notation import Record, iter_records, open_records, replay
 from .engine.profile import find_profile, load_profile
 from .site.doctests import EXAMPLE_TIMEOUT, DoctestWorker
@@ -28,6 +29,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         return _run(args)
     except MariageError as exc:
         print(f"mariage: {exc}", file=sys.stderr)
+        return 2
+    except TemplateSyntaxError as exc:   # met while extracting messages from every template
+        print(f"mariage: {exc.filename or 'a template or example'}:{exc.lineno}: {exc.message} "
+              "(`mariage examples` or `make site` names the file)", file=sys.stderr)
         return 2
     except OSError as exc:           # a closed pipe, a full disk: the output cannot be written
         _silence_stdout()
