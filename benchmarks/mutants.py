@@ -122,22 +122,26 @@ def run_mutant(mutant: Mutant) -> tuple[str, float]:
                                cwd=copy, env=env, capture_output=True, text=True)
         if where.stdout.count(str(Path(tmp))) != 2:
             return f"error: the copy's package is not the one imported ({where.stdout.strip()})", 0.0
-        run = subprocess.run([sys.executable, "-m", "pytest", "-q", "-x", "-n", "0",
+        run = subprocess.run([sys.executable, "-m", "pytest", "-q", "-x", "-n", "0", "-rfE",
                               *mutant.tests], cwd=copy, env=env, capture_output=True, text=True)
-    verdict = {0: "survived", 1: "killed"}.get(run.returncode,
-                                               f"error: pytest exit {run.returncode}")
-    return verdict, time.monotonic() - start
+    if run.returncode == 0:
+        return "survived", time.monotonic() - start
+    # Killed only by a failing assertion: an error (a fixture, an import) proves nothing.
+    failed = [line for line in run.stdout.splitlines() if line.startswith("FAILED ")]
+    if run.returncode != 1 or not failed or "\nERROR " in run.stdout:
+        return f"error: pytest exit {run.returncode}", time.monotonic() - start
+    return "killed by " + failed[0].split()[1].split("::")[-1][:50], time.monotonic() - start
 
 
 def main(ids: list[str]) -> int:
     chosen = [m for m in MUTANTS if not ids or m.id in ids]
     survivors = []
-    print(f"{'mutant':8} {'verdict':10} {'seconds':>7}  where")
+    print(f"{'mutant':8} {'seconds':>7}  verdict; mutation")
     for mutant in chosen:
         verdict, seconds = run_mutant(mutant)
-        print(f"{mutant.id:8} {verdict:10} {seconds:7.0f}  {mutant.path}: {mutant.new.strip()[:60]}",
-              flush=True)
-        if verdict != "killed" and mutant.id not in EXPLAINED:
+        print(f"{mutant.id:8} {seconds:7.0f}  {verdict}; {mutant.path}: "
+              f"{mutant.new.strip().splitlines()[-1].strip()[:50]}", flush=True)
+        if not verdict.startswith("killed") and mutant.id not in EXPLAINED:
             survivors.append(mutant.id)
     killed = sum(1 for m in chosen) - len(survivors)
     print(f"{killed} of {len(chosen)} mutants killed"
