@@ -5,7 +5,7 @@ PYTHON ?= python3
 VENV   := .venv
 BIN    := $(VENV)/bin
 
-.PHONY: site test serve catalogs check-catalogs bench clean
+.PHONY: site test serve catalogs check-catalogs bench mutants clean
 
 site: $(VENV)/.site
 	NO_MKDOCS_2_WARNING=1 $(BIN)/mkdocs build --strict
@@ -32,6 +32,7 @@ bench: $(VENV)/.test
 	$(BIN)/python benchmarks/replay_cli.py
 	$(BIN)/python benchmarks/solver.py
 	$(BIN)/python benchmarks/build.py
+	$(BIN)/python benchmarks/input_limits.py
 
 $(VENV)/bin/python:
 	$(PYTHON) -m venv $(VENV)
@@ -54,4 +55,8 @@ node_modules/.installed: package.json package-lock.json
 	touch $@
 
 clean:
-	rm -rf site site.tmp-build site.old .cache
+	rm -rf site .site.new-* .cache
+
+# Mutation run over the engine, the generator and the publisher (see benchmarks/mutants.py).
+mutants: $(VENV)/.test
+	$(BIN)/python benchmarks/mutants.py

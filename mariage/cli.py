@@ -1,4 +1,5 @@
-"""The `mariage` command: replay hand records, check the profile, the catalogs and the examples.
+"""The `mariage` command: replay and solve hand records, check the profile, the catalogs and the
+examples.
 
 Every user mistake ends in one short message on stderr and a non-zero exit, never a traceback.
 """
@@ -8,16 +9,59 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import re
 import sys
+import traceback
+from contextlib import contextmanager
 from pathlib import Path
-from typing import Sequence
+from typing import Iterator, Sequence
 
-from .engine.errors import MariageError
-from .engine.notation import load_record_file, read_records, replay, solve_record
+from jinja2 import TemplateSyntaxError
+
+from .engine.errors import MariageError, SourceError
+from .engine.notation import Record, iter_records, open_records, replay, solve_record
 from .engine.profile import find_profile, load_profile
+from .site.doctests import EXAMPLE_TIMEOUT, DoctestWorker
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    args = _parser().parse_args(argv)
+    try:
+        return _run(args)
+    except MariageError as exc:
+        print(f"mariage: {exc}", file=sys.stderr)
+        return 2
+    except TemplateSyntaxError as exc:   # met while extracting messages from every template
+        print(f"mariage: {exc.filename or 'a template or example'}:{exc.lineno}: {exc.message} "
+              "(`mariage examples` or `make site` names the file)", file=sys.stderr)
+        return 2
+    except OSError as exc:           # a closed pipe, a full disk: the output cannot be written
+        _silence_stdout()
+        if not isinstance(exc, BrokenPipeError):
+            print(f"mariage: {exc.filename or 'the output'}: {exc.strerror or exc}",
+                  file=sys.stderr)
+        return 1
+    except (RecursionError, MemoryError):
+        print("mariage: an input is too large or nests too deeply", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        return 130
+    except Exception:  # noqa: BLE001 - the boundary: a bug shows its traceback, once
+        traceback.print_exc()
+        print("mariage: this is a bug in mariage, not a mistake in your input; please report "
+              "it with the traceback above", file=sys.stderr)
+        return 70
+
+
+def _silence_stdout() -> None:
+    """Point stdout at /dev/null so the interpreter's final flush cannot fail again."""
+    try:
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+    except (OSError, AttributeError, ValueError):
+        pass
+
+
+def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="mariage", description=__doc__.splitlines()[0])
     parser.add_argument("--project", metavar="DIR", help="the project to work on (default: the "
                         "folder holding mkdocs.yml, here or above)")
@@ -43,24 +87,24 @@ def main(argv: Sequence[str] | None = None) -> int:
     ex = commands.add_parser("examples", help="render each worked example in every language "
                                               "and run its doctests, as the build does")
     ex.add_argument("names", nargs="*", metavar="NAME")
-    args = parser.parse_args(argv)
-    try:
-        if args.command == "catalogs":
-            return _catalogs(_project(args.project), args)
-        if args.command == "examples":
-            project = _project(args.project)
-            return _examples(project, load_profile(args.profile or project.profile), args.names)
-        path = args.profile or (_project(args.project).profile if args.project else find_profile())
-        profile = load_profile(path)
-        if args.command == "check-profile":
-            print(f"{path}: valid ({len(profile.rulings)} rulings)")
-            return 0
-        return _records(args.command, args.files, profile)
-    except MariageError as exc:
-        print(f"mariage: {exc}", file=sys.stderr)
-        return 2
-    except BrokenPipeError:
-        return 1
+    ex.add_argument("--timeout", type=float, default=EXAMPLE_TIMEOUT, metavar="SECONDS",
+                    help=f"time allowed for one page's doctests (default {EXAMPLE_TIMEOUT:g})")
+    return parser
+
+
+def _run(args: argparse.Namespace) -> int:
+    if args.command == "catalogs":
+        return _catalogs(_project(args.project), args)
+    if args.command == "examples":
+        project = _project(args.project)
+        return _examples(project, load_profile(args.profile or project.profile), args.names,
+                         args.timeout)
+    path = args.profile or (_project(args.project).profile if args.project else find_profile())
+    profile = load_profile(path)
+    if args.command == "check-profile":
+        print(f"{path}: valid ({len(profile.rulings)} rulings)")
+        return 0
+    return _results(args.command, args.files, profile)
 
 
 def _project(folder: str | None):
@@ -69,10 +113,16 @@ def _project(folder: str | None):
     return Project.at(Path(folder)) if folder else Project.find()
 
 
+_LANGUAGE_CODE = re.compile(r"[a-z]{2,3}(_[A-Z]{2})?")
+
+
 def _catalogs(project, args) -> int:
     from .site import catalogs, translate
 
     action, langs = args.action, args.langs
+    for lang in langs:
+        if not _LANGUAGE_CODE.fullmatch(lang):
+            raise MariageError(f"{lang!r} is not a language code; use one such as fr or pt_BR")
     if action == "extract":
         print(f"wrote {translate.extract(project)}")
         return 0
@@ -121,23 +171,15 @@ def _catalogs(project, args) -> int:
     return status
 
 
-def _examples(project, profile, names: Sequence[str]) -> int:
+def _examples(project, profile, names: Sequence[str], timeout: float) -> int:
     """Render each example in every language and run its doctests, as the build does."""
     from .site.examples import all_examples
     from .site.pages import SiteSource
-    from .site.generate import verify_examples
 
     source = SiteSource.of(project, profile)
     chosen = [e for e in all_examples(project.examples, profile) if not names or e.name in names]
-    failed = 0
-    for example in chosen:
-        try:
-            count = verify_examples(source, example)
-            print(f"{example.relpath}: ok in {count} languages")
-        except MariageError as exc:
-            failed += 1
-            print(f"{example.relpath}: FAILED", flush=True)
-            print(f"  {exc}", file=sys.stderr)
+    with DoctestWorker(timeout) as worker:
+        failed = sum(not _verify_one(source, example, worker) for example in chosen)
     unknown = set(names) - {e.name for e in chosen}
     if unknown:
         print(f"mariage examples: no example named {', '.join(sorted(unknown))}", file=sys.stderr)
@@ -146,28 +188,50 @@ def _examples(project, profile, names: Sequence[str]) -> int:
     return 1 if failed or not chosen else 0
 
 
-def _records(command: str, files: Sequence[str], profile) -> int:
-    """Replay or solve every record of every file: one JSON line each; 1 if a record erred."""
+def _verify_one(source, example, worker) -> bool:
+    from .site.generate import verify_examples
+
+    try:
+        count = verify_examples(source, example, worker)
+        print(f"{example.relpath}: ok in {count} languages")
+        return True
+    except MariageError as exc:
+        print(f"{example.relpath}: FAILED", flush=True)
+        print(f"  {exc}", file=sys.stderr)
+        return False
+
+
+def _results(command: str, files: Sequence[str], profile) -> int:
+    """Replay or solve each record as soon as it is read, one JSON line each (memory does not
+    grow with the number of records); 1 if a record erred, 2 if a file could not be read."""
     run = replay if command == "replay" else solve_record
-    status = 0
+    write, status = sys.stdout.write, 0
     for name in files:
         try:
-            if name == "-":
-                records = read_records(sys.stdin.read(), "<stdin>")
-            else:
-                records = load_record_file(name)
+            with _records(name) as records:
+                for record in records:
+                    result = run(record.data, profile)
+                    status = max(status, 1) if "error" in result else status
+                    write(json.dumps(result, ensure_ascii=False) + "\n")
+                    if name == "-":          # a stream: its reader waits for each line
+                        sys.stdout.flush()
         except MariageError as exc:
+            sys.stdout.flush()               # the results so far, before the error
             print(f"mariage {command}: {exc}", file=sys.stderr)
             status = 2
-            continue
-        write = sys.stdout.write
-        for record in records:
-            result = run(record.data, profile)
-            if "error" in result:
-                status = max(status, 1)
-            write(json.dumps(result, ensure_ascii=False) + "\n")
-        sys.stdout.flush()                  # each file's results out before the next file's errors
+        sys.stdout.flush()
     return status
+
+
+@contextmanager
+def _records(name: str) -> Iterator[Iterator[Record]]:
+    if name != "-":
+        with open_records(name) as records:
+            yield records
+        return
+    if sys.stdin is None:
+        raise SourceError("<stdin>", "standard input is closed", hint="pass a file name")
+    yield iter_records(sys.stdin.buffer, "<stdin>")
 
 
 if __name__ == "__main__":  # pragma: no cover

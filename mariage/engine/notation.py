@@ -7,13 +7,16 @@ A file holds one record as JSON or YAML, several YAML documents, or JSON Lines.
 
 from __future__ import annotations
 
+import io
 import json
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any, BinaryIO, Iterator
 
 import yaml
 
+from . import bounded
 from .errors import MariageError, RecordError, SourceError
 from .game import Game
 from .hand import Hand
@@ -32,35 +35,84 @@ class Record:
 
 def read_records(text: str, name: str) -> list[Record]:
     """Split a file's text into records; unreadable JSON or YAML is a SourceError with a line."""
-    stripped = text.lstrip()
-    if stripped.startswith(("{", "[")):
+    return list(iter_records(io.BytesIO(text.encode("utf-8")), name))
+
+
+def iter_records(stream: BinaryIO, name: str) -> Iterator[Record]:
+    """The records of a stream, each yielded as soon as it is read: JSON Lines one line at a
+    time (memory flat in the number of records); a JSON or YAML document whole, within
+    bounded.MAX_FILE. A breach of a limit is a SourceError naming the line."""
+    first = _read_line(stream, name, 1)
+    if first.lstrip().startswith((b"{", b"[")):
         try:
-            return [Record(json.loads(text), f"{name}:1")]
-        except json.JSONDecodeError as whole:
-            if whole.msg != "Extra data":
-                raise SourceError(name, f"unreadable JSON: {whole.msg} (column {whole.colno})",
-                                  line=whole.lineno, hint="fix the JSON syntax") from None
-        return list(_json_lines(text, name))
+            data = bounded.json_loads(_text(first, name, 1))
+        except json.JSONDecodeError:       # a JSON document spread over several lines
+            yield _json_document(first + _rest(stream, name), name)
+            return
+        except bounded.BadInput as exc:
+            raise SourceError(name, f"unreadable JSON: {exc}", line=1) from None
+        yield Record(data, f"{name}:1")
+        yield from _json_lines(stream, name)
+        return
+    text = _text(first + _rest(stream, name), name, 1)
     try:
-        docs = list(yaml.safe_load_all(text))
+        for data, line in bounded.load_all(text):
+            if data is not None:
+                yield Record(data, f"{name}:{line}")
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         raise SourceError(name, f"unreadable YAML: {getattr(exc, 'problem', None) or exc}",
                           line=mark.line + 1 if mark else None,
                           hint="fix the YAML syntax") from None
-    return [Record(doc, f"{name}:1") for doc in docs if doc is not None]
 
 
-def _json_lines(text: str, name: str) -> Iterator[Record]:
-    for number, line in enumerate(text.splitlines(), 1):
+def _read_line(stream: BinaryIO, name: str, number: int) -> bytes:
+    line = stream.readline(bounded.MAX_LINE + 1)
+    if len(line) > bounded.MAX_LINE:
+        raise SourceError(name, f"a line longer than {bounded.MAX_LINE >> 20} MB", line=number,
+                          hint="a record is a few kilobytes; is this the right file?")
+    return line
+
+
+def _rest(stream: BinaryIO, name: str) -> bytes:
+    try:
+        return bounded.read_bounded(stream)
+    except bounded.BadInput as exc:
+        raise SourceError(name, f"the file is {exc}", hint="split it into JSON Lines, one "
+                          "record per line, which are read one at a time") from None
+
+
+def _text(data: bytes, name: str, first_line: int) -> str:
+    try:
+        return bounded.decode(data)
+    except bounded.NotText as exc:
+        raise SourceError(name, str(exc), line=first_line - 1 + (exc.line or 1)) from None
+
+
+def _json_document(data: bytes, name: str) -> Record:
+    try:
+        return Record(bounded.json_loads(_text(data, name, 1)), f"{name}:1")
+    except json.JSONDecodeError as exc:
+        raise SourceError(name, f"unreadable JSON: {exc.msg} (column {exc.colno})",
+                          line=exc.lineno, hint="fix the JSON syntax") from None
+    except bounded.BadInput as exc:
+        raise SourceError(name, f"unreadable JSON: {exc}", line=1) from None
+
+
+def _json_lines(stream: BinaryIO, name: str) -> Iterator[Record]:
+    number = 1
+    while line := _read_line(stream, name, number + 1):
+        number += 1
         if not line.strip():
             continue
         try:
-            yield Record(json.loads(line), f"{name}:{number}")
+            yield Record(bounded.json_loads(_text(line, name, number)), f"{name}:{number}")
         except json.JSONDecodeError as exc:
             raise SourceError(name, f"unreadable JSON Lines record: {exc.msg} "
                               f"(column {exc.colno})", line=number,
                               hint="write one JSON record per line") from None
+        except bounded.BadInput as exc:
+            raise SourceError(name, f"unreadable JSON Lines record: {exc}", line=number) from None
 
 
 class ReplayError(MariageError):
@@ -175,14 +227,29 @@ def _check_keys(data: dict[str, Any], allowed: set[str], required: set[str]) -> 
 
 def load_record_file(path: str | Path) -> list[Record]:
     path = Path(path)
+    with open_records(path) as records:
+        return list(records)
+
+
+@contextmanager
+def open_records(path: str | Path) -> Iterator[Iterator[Record]]:
+    """The records of a file, read as they are replayed; an unreadable file is a SourceError."""
     try:
-        text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        reason = getattr(exc, "strerror", None) or str(exc)
-        raise SourceError(path, f"cannot read the file ({reason})",
+        stream = open(path, "rb")
+    except OSError as exc:
+        raise SourceError(path, f"cannot read the file ({exc.strerror})",
                           hint="check the path; - reads standard input") from None
-    return read_records(text, str(path))
+    with stream:
+        yield _guarded(iter_records(stream, str(path)), path)
 
 
-__all__ = ["Record", "ReplayError", "RecordError", "hand_result", "load_record_file",
-           "read_records", "replay", "replay_game", "replay_hand", "solve_record"]
+def _guarded(records: Iterator[Record], path: str | Path) -> Iterator[Record]:
+    try:
+        yield from records
+    except OSError as exc:              # e.g. a directory, or a read error mid-file
+        raise SourceError(path, f"cannot read the file ({exc.strerror})",
+                          hint="check the path; - reads standard input") from None
+
+
+__all__ = ["Record", "ReplayError", "RecordError", "hand_result", "iter_records", "load_record_file",
+           "open_records", "read_records", "replay", "replay_game", "replay_hand", "solve_record"]

@@ -17,11 +17,16 @@ import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 from pydantic_core import PydanticCustomError
 
+from . import bounded
 from .errors import ProfileError
 
 # Where a project keeps its profile. Commands find the project from where they run, never from
 # where this package is installed.
 PROJECT_PROFILE = Path("rules") / "mariage.yaml"
+
+PROFILE_LIMIT = 128 << 10       # bytes; the shipped profile is about 6 KB
+# Rank letters the engine reads by name, and the ruling that needs each.
+NAMED_RANKS = {"K": "R12", "Q": "R12"}
 
 PositiveInt = Field(gt=0, strict=True)
 Points = Field(ge=0, strict=True)
@@ -64,6 +69,10 @@ class Deck(Strict):
             raise _fail("suits", "suit codes must be distinct")
         if len(set(self.ranks)) != len(self.ranks):
             raise _fail("ranks", "ranks must be distinct")
+        for rank, ruling in NAMED_RANKS.items():
+            if rank not in self.ranks:
+                raise _fail("ranks", f"{ruling}: a marriage is the K and Q of one suit, so the "
+                            f"ranks must include {rank}")
         if set(self.card_points) != set(self.ranks):
             raise _fail("card_points", f"card_points must give exactly the ranks {self.ranks}")
         if any(v < 0 for v in self.card_points.values()):
@@ -160,6 +169,8 @@ class Profile(Strict):
 
     @model_validator(mode="after")
     def _consistent(self) -> "Profile":
+        if self.players[0] == self.players[1]:
+            raise _fail("players", "R1: the two players need different names")
         dealt = self.deal.hand_size * len(self.players) + self.deal.stock_size
         if dealt != self.deck.size:
             raise _fail("deal.stock_size", f"{len(self.players)} hands of {self.deal.hand_size} "
@@ -196,12 +207,19 @@ class Profile(Strict):
         return data
 
 
+_PLACEHOLDER = re.compile(r"[a-z]+(\.[a-z][a-z_]*)*")
+
+
 def _format_text(text: str, profile: Profile) -> str:
-    """Fill {section.key} placeholders from the profile; an unknown key is an error."""
+    """Fill {section.key} placeholders from the profile; an unknown key is an error, and so is
+    anything beyond a plain name (a format spec, a conversion, a private attribute)."""
     values = {name: getattr(profile, name) for name in type(profile).model_fields}
     try:
+        for _, field, spec, conversion in string.Formatter().parse(text):
+            if field is not None and (spec or conversion or not _PLACEHOLDER.fullmatch(field)):
+                raise ValueError(f"'{{{field}}}' is not a plain {{section.key}} placeholder")
         return string.Formatter().vformat(text, (), values)
-    except (AttributeError, KeyError, IndexError, ValueError) as exc:
+    except (AttributeError, KeyError, IndexError, ValueError, TypeError) as exc:
         raise ValueError(f"ruling text {text!r} has a placeholder the profile lacks ({exc})") from None
 
 
@@ -209,12 +227,14 @@ def load_profile(path: str | Path) -> Profile:
     """Read, safely parse and validate a profile; every mistake is a ProfileError with a line."""
     path = Path(path)
     try:
-        text = path.read_text(encoding="utf-8")
+        text = bounded.read_text(path, PROFILE_LIMIT)
     except OSError as exc:
         raise ProfileError(path, f"cannot read the profile ({exc.strerror})") from None
+    except bounded.BadInput as exc:
+        raise ProfileError(path, f"cannot read the profile: {exc}", line=exc.line) from None
     try:
-        root = yaml.compose(text, Loader=yaml.SafeLoader)
-        data = yaml.safe_load(text)
+        root = bounded.compose(text)
+        data = bounded.construct(root)
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         problem = getattr(exc, "problem", None) or str(exc)
@@ -271,7 +291,7 @@ def _profile_error(path: Path, root: yaml.Node | None, exc: ValidationError) -> 
     elif first["type"] == "missing":
         message = "missing value; add it"
     return ProfileError(path, message, line=_line_of(root, loc), key=key,
-                        hint="see RULES.md for the ruling this value encodes")
+                        hint="the rulings section at the end of this file says what each value means")
 
 
 def _line_of(node: yaml.Node | None, loc: list[Any]) -> int | None:

@@ -14,15 +14,17 @@ import re
 from contextvars import ContextVar
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 import yaml
 
+from ..engine import bounded
 from ..engine.errors import MariageError, SourceError
 from ..engine.game import Game
 from ..engine.hand import Hand
 from ..engine.notation import ReplayError, replay_hand
 from ..engine.profile import Profile, default_profile, load_profile
+from .doctests import DoctestWorker
 from .project import Project
 
 FRONT_MATTER = re.compile(r"\A---\n(.*?\n)---\n", re.S)
@@ -112,13 +114,21 @@ class Example:
 
 
 def read_example(path: Path, profile: Profile | None = None) -> Example:
-    text = path.read_text(encoding="utf-8")
+    if path.stem == "index":
+        raise SourceError(path, "an example cannot be named index.md: that name is the "
+                          "examples' index page", hint="rename it, e.g. 10-my-example.md")
+    try:
+        text = bounded.read_text(path)
+    except OSError as exc:
+        raise SourceError(path, f"cannot read the example ({exc.strerror})") from None
+    except bounded.BadInput as exc:
+        raise SourceError(path, f"cannot read the example: {exc}", line=exc.line) from None
     match = FRONT_MATTER.match(text)
     if not match:
         raise SourceError(path, "an example starts with YAML front matter between --- lines",
-                          line=1, hint="see examples/README.md")
+                          line=1, hint="copy the front matter of an existing example")
     try:
-        meta = yaml.safe_load(match.group(1))
+        meta = bounded.load(match.group(1))
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         raise SourceError(path, f"malformed front matter: {getattr(exc, 'problem', exc)}",
@@ -192,9 +202,13 @@ def claim_summary(example: Example) -> dict[str, Any]:
 
 # ----- running the doctests of a rendered page
 class _Collect(doctest.DocTestRunner):
-    def __init__(self) -> None:
+    def __init__(self, on_start: Callable[[int], None]) -> None:
         super().__init__(optionflags=doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE)
         self.failures_seen: list[str] = []
+        self.on_start = on_start
+
+    def report_start(self, out, test, example):  # noqa: ANN001 - doctest's signature
+        self.on_start(test.lineno + example.lineno + 1)
 
     def report_failure(self, out, test, example, got):  # noqa: ANN001 - doctest's signature
         self.failures_seen.append(
@@ -207,10 +221,13 @@ class _Collect(doctest.DocTestRunner):
             f"{exc_info[0].__name__}: {exc_info[1]}")
 
 
-def run_doctests(markdown: str, name: str, source: str | None = None) -> list[str]:
+def run_doctests(markdown: str, name: str, source: str | None = None,
+                 on_start: Callable[[int], None] = lambda line: None) -> list[str]:
     """Run every ```python block of a page as a doctest; returns failure messages whose line
-    numbers are those of the block in `source` (the example file) when it is found there."""
-    runner, parser = _Collect(), doctest.DocTestParser()
+    numbers are those of the block in `source` (the example file) when it is found there.
+    `on_start` hears each statement's line before it runs. Runs in the calling process: the
+    build calls it inside a worker (see `doctests`)."""
+    runner, parser = _Collect(on_start), doctest.DocTestParser()
     globs: dict[str, object] = {}
     for match in CODE_BLOCK.finditer(markdown):
         at = source.find(match.group(1)) if source else -1
@@ -225,15 +242,13 @@ class ExampleFailed(MariageError):
     pass
 
 
-def verify(example: Example, markdown: str, lang: str) -> None:
-    """Fail, naming the example, the language and the line, if a doctest of the page fails."""
+def verify(example: Example, markdown: str, lang: str, worker: DoctestWorker) -> None:
+    """Fail, naming the example, the language and the line, if a doctest of the page fails;
+    the doctests run in `worker`, under this build's profile and within its time limit."""
     if not CODE_BLOCK.search(markdown):
         raise ExampleFailed(f"{example.relpath} ({lang}): the example has no doctest")
-    token = _BUILD.set((example.path.parent, example.profile))
-    try:
-        failures = run_doctests(markdown, example.relpath, example.body)
-    finally:
-        _BUILD.reset(token)
+    failures = worker.run(markdown, f"{example.relpath} ({lang})", example.body,
+                          example.path.parent, example.profile)
     if failures:
         raise ExampleFailed(f"{example.relpath} ({lang}), {failures[0]}"
                             + (f" (and {len(failures) - 1} more)" if len(failures) > 1 else ""))

@@ -15,6 +15,7 @@ from markupsafe import escape
 
 from . import catalogs, replayer
 from ..engine.errors import MariageError, SourceError
+from .doctests import EXAMPLE_TIMEOUT, DoctestWorker
 from .examples import WORKED_EXAMPLE, Example, all_examples, claim_summary, verify
 from .pages import (FALLBACK_CLOSE, FALLBACK_OPEN, RenderedPage, SiteSource, base_context,
                     error_line, mark_fallbacks, render, render_site, write_pages)
@@ -63,7 +64,7 @@ def check_catalogs(source: SiteSource, strict: bool = True) -> list[catalogs.Pro
     return problems
 
 
-def example_renderer(examples: list[Example]):
+def example_renderer(examples: list[Example], worker: DoctestWorker):
     compiled: dict[str, Any] = {}      # each example's template, compiled once for all languages
     states: dict[str, tuple[Any, Any]] = {}    # each example's steps and perfect play, once
 
@@ -85,7 +86,7 @@ def example_renderer(examples: list[Example]):
             except (TemplateError, MariageError, ValueError, TypeError, KeyError) as exc:
                 raise SourceError(example.relpath, f"cannot render the example ({context['lang']}): "
                                   f"{exc}", line=error_line(exc)) from None
-            verify(example, text, context["lang"])
+            verify(example, text, context["lang"], worker)
             text += mark_fallbacks(render(env, "example-run.md.j2", context | extra))
             pages.append(RenderedPage(context["lang"], f"examples/{example.name}.md", text,
                                       example.relpath))
@@ -97,11 +98,11 @@ def example_renderer(examples: list[Example]):
     return render_examples
 
 
-def verify_examples(source: SiteSource, example: Example) -> int:
+def verify_examples(source: SiteSource, example: Example, worker: DoctestWorker) -> int:
     """Render one example in every language and run its doctests on each page; returns the
     number of languages checked, or raises naming the example, the language and the line."""
     languages = source.languages()
-    renderer = example_renderer([example])
+    renderer = example_renderer([example], worker)
     for lang in languages:
         with source.language(lang):   # examples need no site-wide values: any profile will do
             renderer(source.environment(), base_context(source.profile, lang, languages))
@@ -120,17 +121,20 @@ def _title(markdown: str) -> str:
 
 
 def generate(out: Path, source: SiteSource, static: Path | None = None,
-             strict: bool = True) -> list[RenderedPage]:
+             strict: bool = True, timeout: float = EXAMPLE_TIMEOUT) -> list[RenderedPage]:
     """Render, verify and write the whole tree under out/<lang>/ (with the assets of `static`,
     default the project's docs/); returns the pages. A catalog mistake fails a strict build;
-    otherwise the message shows in English (`check_catalogs` lists the mistakes)."""
+    otherwise the message shows in English (`check_catalogs` lists the mistakes). Each page's
+    doctests get `timeout` s."""
     static = static if static is not None else source.root / "docs"
     check_catalogs(source, strict=strict)
     examples = all_examples(source.examples, profile=source.profile)
     if WORKED_EXAMPLE not in {e.name for e in examples}:
         raise SourceError(source.examples, f"the worked example {WORKED_EXAMPLE}.md is missing")
-    pages = add_rulings_pages(render_site(source, [example_renderer(examples),
-                                                  variant_renderer(source.profile, source.root, examples)]),
-                              source)
+    with DoctestWorker(timeout) as worker:
+        pages = add_rulings_pages(
+            render_site(source, [example_renderer(examples, worker),
+                                 variant_renderer(source.profile, source.root, examples)]),
+            source)
     write_pages(pages, out, static)
     return pages

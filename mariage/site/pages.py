@@ -20,6 +20,7 @@ from babel import Locale
 from babel.support import NullTranslations
 from jinja2 import (Environment, FileSystemLoader, StrictUndefined, TemplateError,
                     TemplateSyntaxError, UndefinedError)
+from jinja2.sandbox import SandboxedEnvironment
 from markupsafe import Markup, escape
 
 from . import catalogs, termbase
@@ -108,7 +109,7 @@ def mark_fallbacks(markdown: str) -> str:
 
 
 def environment(search_path: list[Path]) -> Environment:
-    env = Environment(
+    env = SandboxedEnvironment(
         loader=FileSystemLoader([str(p) for p in search_path]),
         extensions=["jinja2.ext.i18n"], autoescape=True, undefined=StrictUndefined,
         keep_trailing_newline=True, lstrip_blocks=True)

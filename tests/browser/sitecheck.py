@@ -172,6 +172,7 @@ class Monitor:
     def __init__(self, page):
         self.page = page
         self.inflight: set = set()
+        self.earlier: set = set()       # requests of a previous page, still running at reset()
         self.reset()
         page.on("request", self._on_request)
         page.on("requestfinished", self._on_done)
@@ -181,6 +182,9 @@ class Monitor:
         page.on("pageerror", self._on_page_error)
 
     def reset(self):
+        """Start afresh; a request still running belongs to the previous page, not this one."""
+        self.earlier |= self.inflight
+        self.inflight = set()
         self.console_errors: list[str] = []
         self.page_errors: list[str] = []
         self.failed: list[str] = []
@@ -196,6 +200,8 @@ class Monitor:
 
     def _on_failed(self, request):
         self.inflight.discard(request)
+        if request in self.earlier:
+            return
         # Requests to other hosts are aborted on purpose (and listed in `foreign`); a request
         # the browser itself cancels (net::ERR_ABORTED: a navigation, a worker moving on) is not
         # a fault of the site. A missing file is an HTTP 404 (see _on_response).
@@ -203,7 +209,7 @@ class Monitor:
             self.failed.append(f"{request.url} ({request.resource_type}): {request.failure}")
 
     def _on_response(self, response):
-        if response.status >= 400:
+        if response.status >= 400 and response.request not in self.earlier:
             self.failed.append(f"{response.url} ({response.request.resource_type}): "
                                f"HTTP {response.status}")
 
@@ -228,6 +234,8 @@ class Monitor:
             elif (time.monotonic() - quiet_since) * 1000 >= quiet_ms:
                 return
             self.page.wait_for_timeout(25)
+        busy = sorted(r.url for r in self.inflight)
+        raise AssertionError(f"{self.page.url}: still loading after {timeout_ms} ms: {busy[:5]}")
 
 
 def visit(monitor: Monitor, url: str, *, expect_ok: bool = False):

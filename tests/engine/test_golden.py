@@ -15,7 +15,8 @@ import pytest
 ROOT = Path(__file__).resolve().parents[2]
 GOLDEN = ROOT / "tests" / "golden"
 RECORDS = sorted(p for p in GOLDEN.glob("*.json") if not p.name.endswith(".expected.json"))
-SCRIPT = Path(sys.executable).parent / "mariage"
+# The checkout's code, whatever `mariage` the virtualenv would resolve.
+MARIAGE = [sys.executable, "-m", "mariage.cli"]
 
 
 def test_golden_records_are_present():
@@ -29,7 +30,7 @@ def test_golden_records_are_present():
 @pytest.mark.parametrize("record", RECORDS, ids=[p.stem for p in RECORDS])
 def test_golden_replay(record):
     """R1-R18 end to end: the command's one JSON line equals the hand-written result."""
-    proc = subprocess.run([str(SCRIPT), "replay", str(record)], capture_output=True, text=True,
+    proc = subprocess.run([*MARIAGE, "replay", str(record)], capture_output=True, text=True,
                           cwd=ROOT, timeout=60)
     assert proc.returncode == 0, proc.stderr
     out = [json.loads(line) for line in proc.stdout.splitlines() if line.strip()]
@@ -39,7 +40,7 @@ def test_golden_replay(record):
 
 def test_golden_replay_all_at_once():
     """Several files in one call: one line per record, in order."""
-    proc = subprocess.run([str(SCRIPT), "replay", *map(str, RECORDS)], capture_output=True,
+    proc = subprocess.run([*MARIAGE, "replay", *map(str, RECORDS)], capture_output=True,
                           text=True, cwd=ROOT, timeout=60)
     assert proc.returncode == 0, proc.stderr
     expected = [json.loads(p.with_suffix(".expected.json").read_text(encoding="utf-8"))

@@ -30,8 +30,9 @@ FALSE_RESULT = {"end": "false_claim", "winner": "A", "game_points": 2,
                 "points": {"A": 0, "B": 0}, "tricks": {"A": 0, "B": 0}}
 
 
-def run(*args: str, stdin: str | None = None, module: bool = False):
-    command = [sys.executable, "-m", "mariage.cli"] if module else [str(SCRIPT)]
+def run(*args: str, stdin: str | None = None, script: bool = False):
+    """The checkout's code (`python -m mariage.cli`), or with `script` the installed command."""
+    command = [str(SCRIPT)] if script else [sys.executable, "-m", "mariage.cli"]
     return subprocess.run(command + list(args), capture_output=True, text=True, input=stdin,
                           cwd=ROOT, timeout=60)
 
@@ -186,9 +187,9 @@ def test_cli_replay_stdin():
     assert lines(proc.stdout) == [RESULT]
 
 
-def test_cli_replay_via_python_module(tmp_path):
-    """`python -m mariage.cli replay` works like the script."""
-    proc = run("replay", write(tmp_path, "hand.json", json.dumps(FALSE)), module=True)
+def test_cli_replay_via_the_installed_script(tmp_path):
+    """The installed `mariage` command works like `python -m mariage.cli`."""
+    proc = run("replay", write(tmp_path, "hand.json", json.dumps(FALSE)), script=True)
     assert proc.returncode == 0, proc.stderr
     assert lines(proc.stdout) == [FALSE_RESULT]
 

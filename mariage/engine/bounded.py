@@ -1,0 +1,156 @@
+"""Bounded reading of the files users hand us: sizes, nesting, numbers and YAML aliases.
+
+PyYAML and json trust their input: an alias bomb expands exponentially, deep nesting exhausts
+Python's recursion, a 5000-digit number cannot even be printed, and /dev/zero never ends.
+Everything the project reads from a user goes through here; a breach is a yaml.YAMLError or
+a ValueError with the line, which the callers turn into their usual one-line message.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+from typing import Any, BinaryIO, Iterator
+
+import yaml
+from yaml.composer import ComposerError
+from yaml.constructor import ConstructorError
+from yaml.events import AliasEvent
+
+MAX_DEPTH = 32            # a hand record nests 3 deep, the profile 4
+MAX_DIGITS = 18           # no rule value or card needs more
+MAX_FILE = 8 << 20        # bytes: a record file or profile larger than this is refused
+MAX_LINE = 1 << 20        # bytes: one JSON Lines record
+
+
+class BadInput(ValueError):
+    """An input over one of the limits, or not text; the message says which."""
+
+    def __init__(self, message: str, line: int | None = None) -> None:
+        super().__init__(message)
+        self.line = line
+
+
+class NotText(BadInput):
+    """Bytes that are not UTF-8 text."""
+
+
+class BoundedLoader(yaml.SafeLoader):
+    """SafeLoader that refuses aliases, duplicate keys, deep nesting and huge integers."""
+
+    def __init__(self, stream: str) -> None:
+        super().__init__(stream)
+        self._depth = 0
+
+    def compose_node(self, parent, index):  # noqa: ANN001 - PyYAML's signature
+        if self.check_event(AliasEvent):
+            raise ComposerError(None, None, "YAML aliases (*name) are not accepted here; write "
+                                "the value out", self.peek_event().start_mark)
+        self._depth += 1
+        try:
+            if self._depth > MAX_DEPTH:
+                raise ComposerError(None, None, f"nested more than {MAX_DEPTH} levels deep",
+                                    self.peek_event().start_mark)
+            node = super().compose_node(parent, index)
+        finally:
+            self._depth -= 1
+        if isinstance(node, yaml.MappingNode):
+            _refuse_duplicate_keys(node)
+        return node
+
+    def construct_yaml_int(self, node):  # noqa: ANN001
+        if len(node.value.lstrip("+-").replace("_", "")) > MAX_DIGITS:
+            raise ConstructorError(None, None, f"a number of more than {MAX_DIGITS} digits",
+                                   node.start_mark)
+        return super().construct_yaml_int(node)
+
+
+BoundedLoader.add_constructor("tag:yaml.org,2002:int", BoundedLoader.construct_yaml_int)
+
+
+def _refuse_duplicate_keys(node: yaml.MappingNode) -> None:
+    seen: set[str] = set()
+    for key, _ in node.value:
+        if isinstance(key, yaml.ScalarNode):
+            if key.value in seen:
+                raise ConstructorError(None, None, f"duplicate key {key.value!r}; keep one",
+                                       key.start_mark)
+            seen.add(key.value)
+
+
+def compose(text: str) -> yaml.Node | None:
+    """The YAML node tree of one document, within the limits."""
+    loader = BoundedLoader(text)
+    try:
+        return loader.get_single_node()
+    finally:
+        loader.dispose()
+
+
+def construct(node: yaml.Node | None) -> Any:
+    """The Python data of a composed node (parsed once: the node keeps its lines)."""
+    if node is None:
+        return None
+    loader = BoundedLoader("")
+    try:
+        return loader.construct_document(node)
+    finally:
+        loader.dispose()
+
+
+def load(text: str) -> Any:
+    return construct(compose(text))
+
+
+def load_all(text: str) -> Iterator[tuple[Any, int]]:
+    """Each YAML document with its first line, one at a time."""
+    loader = BoundedLoader(text)
+    try:
+        while loader.check_node():
+            node = loader.get_node()
+            if node is not None:
+                yield loader.construct_document(node), node.start_mark.line + 1
+    finally:
+        loader.dispose()
+
+
+def _bounded_int(text: str) -> int:
+    if len(text.lstrip("-")) > MAX_DIGITS:
+        raise BadInput(f"a number of more than {MAX_DIGITS} digits")
+    return int(text)
+
+
+def json_loads(text: str) -> Any:
+    """json.loads within the limits; a breach is BadInput, bad syntax JSONDecodeError."""
+    try:
+        return json.loads(text, parse_int=_bounded_int)
+    except RecursionError:
+        raise BadInput("nested too deeply") from None
+
+
+def read_text(path: Path, limit: int = MAX_FILE) -> str:
+    """A file's UTF-8 text, refusing more than `limit` bytes (one bounded read, so /dev/zero
+    or a FIFO cannot exhaust memory). OSError passes through; BadInput/NotText otherwise."""
+    with open(path, "rb") as stream:
+        return decode(read_bounded(stream, limit))
+
+
+def read_bounded(stream: BinaryIO, limit: int = MAX_FILE) -> bytes:
+    data = stream.read(limit + 1)
+    if len(data) > limit:
+        raise BadInput(f"larger than {_size(limit)}; no profile or record file is that big")
+    return data
+
+
+def _size(limit: int) -> str:
+    return f"{limit >> 20} MB" if limit >= 1 << 20 else f"{limit >> 10} KB"
+
+
+def decode(data: bytes) -> str:
+    """UTF-8 text; an invalid byte is NotText, naming its line."""
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise NotText(f"byte 0x{data[exc.start]:02x} is not UTF-8; save the file as UTF-8",
+                      line=data.count(b"\n", 0, exc.start) + 1) from None
