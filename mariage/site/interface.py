@@ -44,9 +44,9 @@ THEME = {
     "footer.previous": pgettext("interface", "Previous"),
     "header": pgettext("interface", "Header"),
     "nav": pgettext("interface", "Navigation"),
-    # Translators: the name of the search box and dialog (Material's Spanish: "Búsqueda").
+    # Translators: the name of the search box and dialog (Material's Spanish has "Buscar").
     "search": pgettext("interface", "Search"),
-    # Translators: the placeholder inside the empty search field (Material's Spanish: "Buscar").
+    # Translators: the placeholder inside the empty search field (Material's Spanish has "Búsqueda").
     "search.placeholder": pgettext("interface search field", "Search"),
     "search.reset": pgettext("interface", "Clear"),
     "search.share": pgettext("interface", "Share"),
