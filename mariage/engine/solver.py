@@ -155,15 +155,10 @@ class Solver:
         return _signed(winner, self._rate(points[winner ^ 1], s.tricks[winner ^ 1] > 0))
 
     def _rate(self, loser_points: int, loser_has_trick: bool) -> int:
-        rates, safe = self.profile.rates, self.profile.thresholds.opponent_safe
-        if not loser_has_trick:
-            return rates.opponent_no_trick
-        return rates.opponent_safe if loser_points >= safe else rates.opponent_has_trick
+        return self.hand._rate_of(loser_points, loser_has_trick)       # R15, as the hand scores it
 
     def _closer_penalty(self) -> int:
-        assert self._closed_state is not None
-        rates = self.profile.rates
-        return rates.closer_failed if self._closed_state[1] else rates.closer_failed_no_trick
+        return self.hand._closer_penalty()                              # R18, as the hand scores it
 
     # ----- alpha-beta with a transposition table; values are A's game points minus B's
     def _value(self, s: _State, move: tuple[str, int], alpha: int, beta: int) -> int:
