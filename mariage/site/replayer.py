@@ -77,12 +77,16 @@ def _event(hand: Hand, action: Action, led: object, points_before: int,
                   "winner": hand.to_act,
                   "won": hand.deck.points[hand.deck.parse(str(led))] + hand.deck.points[card]}
     elif action.verb == "exchange":
-        event["card"] = face_up
+        event |= {"card": face_up, "rank": hand.profile.deck.lowest_rank}    # R10
     elif action.verb == "marriage":
         total = hand.points(action.player)
-        event |= {"suit": hand.deck.suits[hand.deck.suit_index(action.arg or "")],
-                  "before": points_before, "bonus": total - points_before,
-                  "total": total}
+        suit = hand.deck.suit_index(action.arg or "")
+        bonuses = hand.profile.bonuses
+        worth = bonuses.trump_marriage if suit == hand.trump else bonuses.marriage
+        event |= {"suit": hand.deck.suits[suit], "before": points_before,
+                  "bonus": total - points_before, "total": total}
+        if total == points_before:          # R12 option: it counts once a trick is won
+            event |= {"kind": "marriage_held", "bonus": worth}
     elif action.verb == "claim":
         event["points"] = points_before
     return event

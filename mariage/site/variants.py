@@ -56,11 +56,20 @@ def variant_renderer(base: Profile, root: Path, examples: list[Any]):
     def render_variants(env: Environment, context: dict[str, Any]) -> list[RenderedPage]:
         pages = []
         for slug, profile in variants:
+            own = [e for e in examples if e.variant == slug]
             extra = {"variant": profile.as_context(), "slug": slug,
                      "differences": differences(base, profile),
-                     "variant_examples": [e for e in examples if e.variant == slug]}
+                     "variant_examples": [(e, _title(env, e, context)) for e in own]}
             pages.append(RenderedPage(context["lang"], f"variants/{slug}.md",
                                       render(env, TEMPLATE, context | extra),
                                       f"templates/{TEMPLATE}"))
         return pages
     return render_variants
+
+
+def _title(env: Environment, example: Any, context: dict[str, Any]) -> str:
+    """An example's heading in the current language: its first `# ` line, rendered alone."""
+    heading = next((line[2:] for line in example.body.splitlines() if line.startswith("# ")), "")
+    if not heading:
+        return str(example.name)
+    return env.from_string(heading).render(context | {"rules": example.profile.as_context()})
