@@ -8,6 +8,7 @@ engine's run of an example, never from a catalog.
 
 from __future__ import annotations
 
+import html
 import re
 import unicodedata
 from contextlib import contextmanager
@@ -117,7 +118,15 @@ def environment(search_path: list[Path]) -> Environment:
     env.install_gettext_callables(**_safe_callables(), newstyle=True)  # type: ignore[attr-defined]
     env.globals.update(language_name=language_name)
     env.filters["collate"] = collate
+    env.filters["striptags"] = striptags   # keeps a translation's no-break spaces
     return env
+
+
+def striptags(value: Any) -> str:
+    """Jinja's striptags, except that only ASCII white space is collapsed: its str.split()
+    would turn a French no-break space (U+00A0, U+202F) into a plain one."""
+    text = re.sub(r"<!--.*?-->|<[^>]*>", "", str(value), flags=re.S)
+    return re.sub(r"[ \t\n\r\f\v]+", " ", html.unescape(text)).strip(" \t\n\r\f\v")
 
 
 def collate(items: list[Any], attribute: str) -> list[Any]:
@@ -296,7 +305,12 @@ class SiteSource:
             self.extra_context["terms"] = termbase.glossary_rows(self.languages(), self.locales)
         if "score_sheet" not in self.extra_context:
             from .tables import SCORE_SHEET, score_sheet
-            self.extra_context["score_sheet"] = score_sheet(self.examples / SCORE_SHEET, self.profile)
+            # The record is a game played under the project's own profile: a site built under
+            # another profile (a test's, a variant's) leaves the sheet out.
+            own = Path(self.profile.source).resolve() == Project.find(self.root).profile.resolve() \
+                if self.profile.source else False
+            self.extra_context["score_sheet"] = (
+                score_sheet(self.examples / SCORE_SHEET, self.profile) if own else None)
         if "variants" not in self.extra_context:
             from .variants import summaries
 
