@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -15,3 +16,13 @@ def run_mariage(*args: str, env: dict[str, str] | None = None, stdin: str | None
     full_env = os.environ | (env or {})
     return subprocess.run([sys.executable, "-m", "mariage.cli", *args], capture_output=True,
                           text=True, input=stdin, env=full_env, cwd=ROOT)
+
+
+def with_plugin_options(config: str, *options: str) -> str:
+    """mkdocs.yml's text with `options` ("key: value") first under the `mariage` plugin's
+    entry, whether or not it has options of its own; fails if there is no such entry."""
+    lines = "".join(f"      {option}\n" for option in options)
+    edited, count = re.subn(r"^  - mariage:?\n", lambda m: "  - mariage:\n" + lines, config,
+                            count=1, flags=re.M)
+    assert count == 1, "mkdocs.yml has no `  - mariage` plugin entry: the edit does not apply"
+    return edited

@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from conftest import ROOT
+from helpers import with_plugin_options
 from mariage.site.generate import generate
 from mariage.site.pages import SiteSource
 from mariage.site.project import Project
@@ -28,9 +29,9 @@ def schnapsen_site(tmp_path_factory):
     for folder in ("templates", "locales", "docs", "rules"):
         shutil.copytree(ROOT / folder, project / folder)
     config = (ROOT / "mkdocs.yml").read_text(encoding="utf-8")
-    (project / "mkdocs.yml").write_text(config.replace(
-        "  - mariage\n", "  - mariage:\n      profile: rules/variants/schnapsen.yaml\n"
-        "      examples: examples-schnapsen\n", 1), encoding="utf-8")
+    (project / "mkdocs.yml").write_text(with_plugin_options(
+        config, "profile: rules/variants/schnapsen.yaml", "examples: examples-schnapsen"),
+        encoding="utf-8")
     examples = project / "examples-schnapsen"
     examples.mkdir()
     worked = (ROOT / "examples" / "07-marriage-claim.md").read_text(encoding="utf-8")

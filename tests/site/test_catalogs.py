@@ -121,9 +121,26 @@ def test_the_build_refuses_a_mismatched_placeholder(locales_copy):
     assert caught.value.problems[0].line and caught.value.problems[0].check == "placeholders"
 
 
+def _complete_fr(locales: Path, count: int) -> None:
+    """Replace the French catalog by one of `count` messages, every one translated: the test
+    counts what it breaks, whatever the state and the size of the real catalog."""
+    from babel.messages.catalog import Catalog
+    from babel.messages.pofile import write_po
+
+    catalog = Catalog(locale="fr")
+    for msgid, msgstr in [("Tutorial", "Tutoriel"), ("Glossary", "Glossaire"),
+                          ("Reference", "Référence")]:
+        catalog.add(msgid, msgstr)
+    for n in range(count - 3):
+        catalog.add(f"Message {n}", f"Message {n} en français")
+    with catalogs.po_path("fr", locales).open("wb") as f:
+        write_po(f, catalog, width=0)
+
+
 def test_the_status_page_rounds_down(locales_copy):
     """fr with 2 fuzzy and 1 untranslated of 455 messages: 452 / 455 = 99.3 %, shown as 99 %;
     453 / 455 = 99.56 % is 99 % too, never 100 %."""
+    _complete_fr(locales_copy, 455)
     _break(locales_copy, "fr", r'^(msgid "Tutorial"\n)', "#, fuzzy\n\\1")
     _break(locales_copy, "fr", r'^(msgid "Glossary"\n)', "#, fuzzy\n\\1")
     _break(locales_copy, "fr", r'^(msgid "Reference"\n)msgstr ".+"$', '\\1msgstr ""')

@@ -7,15 +7,13 @@ import re
 import pytest
 
 from mariage.site.pages import SiteSource, render_site
-from mariage.site.generate import _example_renderer
+from mariage.site.generate import generate
 from mariage.site.examples import all_examples
 
 
 @pytest.fixture(scope="module")
-def english() -> dict[str, str]:
-    source = SiteSource()
-    examples = all_examples(source.examples, profile=source.profile)
-    pages = render_site(source, [_example_renderer(examples)])
+def english(tmp_path_factory) -> dict[str, str]:
+    pages = generate(tmp_path_factory.mktemp("site"), SiteSource())
     return {p.path: re.sub(r"\s+", " ", p.text) for p in pages if p.lang == "en"}
 
 

@@ -30,17 +30,9 @@ def _set_translation(locales: Path, lang: str, msgid: str, text: str, context=No
         write_po(f, catalog, width=0)
 
 
-def _source(profile):
-    """The site under `profile`. The score sheet's record is a game of the teaching profile, so
-    under another profile the page leaves the sheet out."""
-    loaded = load_profile(profile)
-    teaching = profile == SITE_PROFILES[0]
-    return SiteSource(profile=loaded, extra_context={} if teaching else {"score_sheet": None})
-
-
 @pytest.mark.parametrize("profile", SITE_PROFILES, ids=lambda p: p.stem)
 def test_every_page_exists_in_every_language(profile):
-    pages = render_site(_source(profile))
+    pages = render_site(SiteSource(profile=load_profile(profile)))
     by_lang = {}
     for page in pages:
         by_lang.setdefault(page.lang, set()).add(page.path)
@@ -147,7 +139,7 @@ def test_the_faq_answers_every_ruling_in_every_language():
 def test_all_languages_state_the_same_numbers(profile):
     """Every number on a page comes from the profile or the engine, so each translation shows
     the same multiset of numbers as the English page."""
-    pages = render_site(_source(profile))
+    pages = render_site(SiteSource(profile=load_profile(profile)))
     english = {p.path: p.text for p in pages if p.lang == "en"}
     def numbers(text):
         text = re.sub(r"<[^>]+>|\(R\d+\)|\bR\d+\b", " ", text)
@@ -160,7 +152,7 @@ def test_all_languages_state_the_same_numbers(profile):
 @pytest.mark.parametrize("profile", SITE_PROFILES, ids=lambda p: p.stem)
 def test_no_generated_table_is_broken_by_blank_lines(profile):
     """A blank line between two table rows ends a Markdown table: rows must be contiguous."""
-    for page in render_site(_source(profile)):
+    for page in render_site(SiteSource(profile=load_profile(profile))):
         assert not re.search(r"^\|.*\|\n\s*\n\|", page.text, re.M), f"{page.lang}/{page.path}"
 
 

@@ -3,6 +3,7 @@ hand-written expectations (the gaps the test-suite audit found: mutants P1-P4, C
 
 from __future__ import annotations
 
+import shutil
 from pathlib import Path
 
 import pytest
@@ -49,8 +50,13 @@ def test_every_gettext_function_escapes_a_catalogs_markup(tmp_path, template, ma
     assert text == '&lt;img src=x onerror=&#34;alert(1)&#34;&gt;' + mark
 
 
-def _catalog(locales: Path) -> None:
-    """fr: 2 translated, 1 fuzzy, 2 untranslated (one of them a half-translated plural)."""
+def _catalog(locales: Path, others: bool = False) -> None:
+    """fr: 2 translated, 1 fuzzy, 2 untranslated (one of them a half-translated plural); with
+    `others`, a copy of the project's catalogs of the site's other languages beside it (the
+    site needs a catalog for each language mkdocs.yml lists)."""
+    if others:
+        shutil.copytree(ROOT / "locales", locales, dirs_exist_ok=True)
+        shutil.rmtree(locales / "fr")
     catalog = Catalog(locale="fr")
     catalog.add("Glossary", "Glossaire")
     catalog.add("Tutorial", "Tutoriel")
@@ -70,7 +76,7 @@ def test_the_status_counts_are_those_of_the_catalog(tmp_path):
 
 
 def test_the_status_page_prints_the_counts_and_the_percentage(tmp_path):
-    _catalog(tmp_path)
+    _catalog(tmp_path, others=True)
     page = next(p for p in render_site(SiteSource(locales=tmp_path))
                 if p.lang == "en" and p.path == "translation-status.md")
     assert "| Français (`fr`) | 2 | 1 | 2 | 40 % |" in page.text

@@ -16,6 +16,7 @@ from pathlib import Path
 
 import pytest
 
+from helpers import with_plugin_options
 from mariage.site import publish
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -146,8 +147,7 @@ def test_a_build_whose_plugin_names_a_mutated_profile_fails_on_the_example(proje
                                                                 "  trump_marriage: 30 ", 1))
     config = project / "mkdocs.yml"
     text = config.read_text(encoding="utf-8")
-    assert "  - mariage\n" in text
-    config.write_text(text.replace("  - mariage\n", "  - mariage:\n      profile: rules/mutated.yaml\n", 1))
+    config.write_text(with_plugin_options(text, "profile: rules/mutated.yaml"))
     before = _digest(project / "site")
     run = subprocess.run(MKDOCS, cwd=project, capture_output=True, text=True, timeout=600,
                          env=ENV | {"MARIAGE_PROFILE": str(project / "rules/mariage.yaml")})
