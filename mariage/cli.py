@@ -161,10 +161,12 @@ def _catalogs(project, args) -> int:
             print(f"{lang}: {s.translated} translated, {s.fuzzy} fuzzy, "
                   f"{s.untranslated} untranslated, {s.failing} failing a check ({s.percent}%)")
             continue
-        shown = checked.errors if args.errors_only else checked.problems
+        mistakes = checked.errors + translate.termbase_problems(lang, checked, project.locales)
+        shown = mistakes if args.errors_only else mistakes + [
+            p for p in checked.problems if p not in checked.errors]
         for problem in shown:
             print(problem, file=sys.stderr)
-        errors, incomplete = len(checked.errors), len(checked.problems) - len(checked.errors)
+        errors, incomplete = len(mistakes), len(checked.problems) - len(checked.errors)
         print(f"{lang}: " + ("ok" if not shown else f"{errors} mistake(s), {incomplete} "
                             "untranslated or fuzzy"))
         status = status or (1 if shown else 0)

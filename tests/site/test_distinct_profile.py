@@ -31,7 +31,7 @@ SENTENCES = [
     ("glossary.md", "It adds 25 points, or 45 in trumps", "bonuses.marriage, trump_marriage"),
     ("glossary.md", "The 15 points added to the winner of the last trick", "bonuses.last_trick"),
     ("index.md", "for 25 points, or 45 in trumps", "bonuses.marriage, trump_marriage"),
-    ("index.md", "The first player with 9 game points wins the game", "thresholds.game"),
+    ("index.md", "The first player to reach 9 game points or more wins the game", "thresholds.game"),
     ("tutorial/02-cards-and-deal.md", "Together they form the **stock** of 20 cards",
      "deal.stock_size"),
     ("tutorial/02-cards-and-deal.md", "gives each player 6 cards", "deal.hand_size"),

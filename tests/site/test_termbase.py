@@ -195,3 +195,24 @@ def test_every_language_with_a_catalog_has_a_termbase():
 def test_each_shipped_catalog_follows_its_termbase(lang):
     problems = termbase.check(lang, catalogs.read_catalog(lang, LOCALES), LOCALES)
     assert not problems, "\n".join(map(str, problems[:10]))
+
+
+def test_the_check_command_holds_a_catalog_to_its_termbase(tmp_path):
+    """`mariage catalogs check` (the translator's command) reports a term reserved for another
+    concept, with its line, and exits 1: the same check as the test suite's."""
+    import subprocess
+    import sys
+
+    for name in ("locales", "rules", "templates", "examples", "mkdocs.yml", "babel.cfg"):
+        src = ROOT / name
+        (shutil.copytree if src.is_dir() else shutil.copy)(src, tmp_path / name)
+    po = tmp_path / "locales" / "it" / "LC_MESSAGES" / "messages.po"
+    text = po.read_text(encoding="utf-8")
+    old = 'msgstr "Gioco"'                        # the history table's column of game names
+    assert text.count(old) == 1
+    po.write_text(text.replace(old, 'msgstr "Punti-partita"'), encoding="utf-8")
+    run = subprocess.run([sys.executable, "-m", "mariage.cli", "catalogs", "check", "it"],
+                         cwd=tmp_path, capture_output=True, text=True)
+    assert run.returncode == 1, run.stdout + run.stderr
+    assert "termbase: 'punti-partita' is reserved for 'game points'" in run.stderr
+    assert "it: 1 mistake(s)" in run.stdout

@@ -53,7 +53,7 @@ def test_equal_values_are_not_listed_as_differences(site, slug, absent):
     ("schnapsen", "| Exchange | the trump J for the indicator"),
     ("schnapsen", "| Deal | 5 cards each, in packets of 3 + 2; a stock of 10 cards"),
     ("sixty-six", "| Exchange | the trump 9 for the indicator, by the player on lead while the stock is open, after winning a trick |"),
-    ("sixty-six", "| Natural end | the last trick adds 10, then the higher total wins; a tie scores nothing |"),
+    ("sixty-six", "| Natural end | the winner of the last trick adds 10, then the higher total wins; a tie scores nothing |"),
     ("house-rules", "| Natural end | no last trick bonus; the higher total wins; a tie goes to the non-dealer |"),
 ])
 def test_the_quick_reference_reads_the_variant_profile(site, slug, fact):
@@ -80,7 +80,7 @@ def test_the_comparison_names_the_regional_names_and_terms_in_every_language(sit
 def test_a_variant_example_replays_under_its_own_profile(site):
     example = read_example(ROOT / "examples" / "schnapsen-jack-exchange.md")
     assert example.profile.deck.size == 20 and example.variant == "schnapsen"
-    assert "[schnapsen-jack-exchange](../examples/schnapsen-jack-exchange.md)" in \
+    assert "[Schnapsen: the trump jack on the first lead](../examples/schnapsen-jack-exchange.md)" in \
         site[("en", "variants/schnapsen.md")]
 
 
