@@ -39,7 +39,8 @@ def test_no_deal_in_packets_that_add_up_to_seven(english):
 
 def test_a_false_claim_is_possible_not_forbidden(english):
     assert not any(re.search(r"cannot claim", text) for text in english.values())
-    assert "does not claim (a claim would be false, R16)" in english["examples/06-tie.md"]
+    # The generator links the citation to the rulings page.
+    assert "does not claim (a claim would be false, [R16](../rulings.md#r16))" in english["examples/06-tie.md"]
 
 
 def test_the_indicator_is_never_under_the_stock_nor_a_trump_card(english):
