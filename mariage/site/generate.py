@@ -1,5 +1,10 @@
 """Generate the site's Markdown tree: every page in every language, examples verified.
 
+One straight pipeline (`generate`): 1. read the sources (profile, catalogs, templates,
+examples) and check the catalogs; 2. replay each example with the engine, once; 3. render every
+language (template pages, example pages, variant pages; then link the rulings cited); 4. run the
+examples' doctests on each rendered page; 5. write. Each stage takes and returns plain data.
+
 This is the whole generator; the MkDocs plugin only calls `generate()`, so a move to another
 static-site tool keeps all of it.
 """
@@ -7,10 +12,12 @@ static-site tool keeps all of it.
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from jinja2 import Environment, TemplateError
+from jinja2 import Environment, Template, TemplateError
 from markupsafe import escape
 
 from . import catalogs, replayer
@@ -20,7 +27,7 @@ from .examples import WORKED_EXAMPLE, Example, all_examples, claim_summary, veri
 from .pages import (FALLBACK_CLOSE, FALLBACK_OPEN, RenderedPage, SiteSource, base_context,
                     error_line, mark_fallbacks, render, render_site, write_pages)
 from .rulings import add_rulings_pages
-from .variants import variant_renderer
+from .variants import render_variants
 
 _ = lambda message: message  # noqa: E731 - marks navigation titles for extraction
 
@@ -64,48 +71,74 @@ def check_catalogs(source: SiteSource, strict: bool = True) -> list[catalogs.Pro
     return problems
 
 
-def example_renderer(examples: list[Example], worker: DoctestWorker):
-    compiled: dict[str, Any] = {}      # each example's template, compiled once for all languages
-    states: dict[str, tuple[Any, Any]] = {}    # each example's steps and perfect play, once
+@dataclass(frozen=True)
+class ExampleData:
+    """What the engine says of one example, computed once per build for every language: its
+    positions step by step, perfect play from its first closed or exhausted stock, and the
+    numbers of its claim. Plain data: a test can build one by hand."""
+    steps: list[dict[str, Any]]
+    perfect_play: dict[str, Any] | None
+    claim_summary: dict[str, Any] | None
 
-    def render_examples(env: Environment, context: dict[str, Any]) -> list[RenderedPage]:
-        pages, titles = [], []
+
+def replay_examples(examples: list[Example]) -> dict[str, ExampleData]:
+    """Stage 2: each example's engine data, once."""
+    return {e.name: ExampleData(replayer.steps(e), replayer.perfect_play(e), _maybe_claim(e))
+            for e in examples}
+
+
+def render_examples(source: SiteSource, lang: str, examples: list[Example],
+                    data: dict[str, ExampleData]) -> list[RenderedPage]:
+    """Stage 3, for the examples: each example's page in `lang`, and the examples' index. An
+    example needs no site-wide values, so one can be checked under any profile."""
+    env, languages = source.environment(), source.languages()
+    context = base_context(source.profile, lang, languages)
+    pages, titles = [], []
+    with source.language(lang):
         for example in examples:
-            if example.name not in states:
-                states[example.name] = (replayer.steps(example), replayer.perfect_play(example))
-            steps, perfect = states[example.name]
+            known = data[example.name]
             extra = {"position_at": example.hand, "example": example,
-                     "claim_summary": _maybe_claim(example), "replay_steps": steps,
-                     "perfect_play": perfect}
+                     "claim_summary": known.claim_summary, "replay_steps": known.steps,
+                     "perfect_play": known.perfect_play}
             if example.variant:                 # its narrative's numbers are its profile's
                 extra["rules"] = example.profile.as_context()
             try:
-                if example.name not in compiled:
-                    compiled[example.name] = env.from_string(example.body)
-                text = mark_fallbacks(compiled[example.name].render(context | extra))
+                text = mark_fallbacks(_template(env, example.body).render(context | extra))
             except (TemplateError, MariageError, ValueError, TypeError, KeyError) as exc:
-                raise SourceError(example.relpath, f"cannot render the example ({context['lang']}): "
+                raise SourceError(example.relpath, f"cannot render the example ({lang}): "
                                   f"{exc}", line=error_line(exc)) from None
-            verify(example, text, context["lang"], worker)
             text += mark_fallbacks(render(env, "example-run.md.j2", context | extra))
-            pages.append(RenderedPage(context["lang"], f"examples/{example.name}.md", text,
+            pages.append(RenderedPage(lang, f"examples/{example.name}.md", text,
                                       example.relpath))
             titles.append((example, _title(text)))
         index = mark_fallbacks(render(env, "example-index.md.j2", context | {"examples": titles}))
-        pages.append(RenderedPage(context["lang"], "examples/index.md", index,
-                                  "templates/example-index.md.j2"))
-        return pages
-    return render_examples
+    pages.append(RenderedPage(lang, "examples/index.md", index, "templates/example-index.md.j2"))
+    return pages
+
+
+@lru_cache(maxsize=256)
+def _template(env: Environment, body: str) -> Template:
+    """An example's template, compiled once for every language of the build."""
+    return env.from_string(body)
+
+
+def check_examples(pages: list[RenderedPage], examples: list[Example],
+                   worker: DoctestWorker) -> None:
+    """Stage 4: run the doctests of every example page, in every language, in `worker`."""
+    by_path = {f"examples/{e.name}.md": e for e in examples}
+    for page in pages:
+        example = by_path.get(page.path)
+        if example is not None:
+            verify(example, page.text, page.lang, worker)
 
 
 def verify_examples(source: SiteSource, example: Example, worker: DoctestWorker) -> int:
     """Render one example in every language and run its doctests on each page; returns the
     number of languages checked, or raises naming the example, the language and the line."""
+    data = replay_examples([example])
     languages = source.languages()
-    renderer = example_renderer([example], worker)
     for lang in languages:
-        with source.language(lang):   # examples need no site-wide values: any profile will do
-            renderer(source.environment(), base_context(source.profile, lang, languages))
+        check_examples(render_examples(source, lang, [example], data), [example], worker)
     return len(languages)
 
 
@@ -127,14 +160,17 @@ def generate(out: Path, source: SiteSource, static: Path | None = None,
     otherwise the message shows in English (`check_catalogs` lists the mistakes). Each page's
     doctests get `timeout` s."""
     static = static if static is not None else source.root / "docs"
-    check_catalogs(source, strict=strict)
+    check_catalogs(source, strict=strict)                               # 1. read and check sources
     examples = all_examples(source.examples, profile=source.profile)
     if WORKED_EXAMPLE not in {e.name for e in examples}:
         raise SourceError(source.examples, f"the worked example {WORKED_EXAMPLE}.md is missing")
+    data = replay_examples(examples)                                   # 2. the engine, once
+    pages = render_site(source)                                         # 3. render every language
+    for lang in source.languages():
+        pages += render_examples(source, lang, examples, data)
+        pages += render_variants(source, lang, examples)
+    pages = add_rulings_pages(pages, source)                            #    and link citations
     with DoctestWorker(timeout) as worker:
-        pages = add_rulings_pages(
-            render_site(source, [example_renderer(examples, worker),
-                                 variant_renderer(source.profile, source.root, examples)]),
-            source)
-    write_pages(pages, out, static)
+        check_examples(pages, examples, worker)                         # 4. check
+    write_pages(pages, out, static)                                     # 5. write
     return pages

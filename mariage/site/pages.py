@@ -15,7 +15,7 @@ from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable, Iterator, Sequence
+from typing import Any, Callable, Iterator
 
 from babel import Locale
 from babel.support import NullTranslations
@@ -321,9 +321,9 @@ class SiteSource:
         return self.extra_context
 
 
-def render_site(source: SiteSource,
-                renderers: Sequence[Callable[..., list[RenderedPage]]] = ()) -> list[RenderedPage]:
-    """Every page in every language: the template pages, then what each renderer adds."""
+def render_site(source: SiteSource) -> list[RenderedPage]:
+    """Every template page (templates/pages/) in every language; the generator adds the
+    examples' and the variants' pages beside them."""
     pages: list[RenderedPage] = []
     languages = source.languages()
     env = source.environment()
@@ -334,8 +334,6 @@ def render_site(source: SiteSource,
                 pages.append(RenderedPage(lang, output_path(template),
                                           mark_fallbacks(render(env, template, context)),
                                           template))
-            for renderer in renderers:
-                pages.extend(renderer(env, context))
     return pages
 
 

@@ -11,7 +11,7 @@ from typing import Any
 from jinja2 import Environment
 
 from ..engine.profile import Profile, load_profile
-from .pages import RenderedPage, render
+from .pages import RenderedPage, base_context, render
 
 VARIANTS = Path("rules") / "variants"
 TEMPLATE = "variant.md.j2"
@@ -49,22 +49,21 @@ def summaries(base: Profile, root: Path) -> list[dict[str, Any]]:
     return rows + [{"slug": slug, "rules": p.as_context()} for slug, p in variant_profiles(root)]
 
 
-def variant_renderer(base: Profile, root: Path, examples: list[Any]):
-    """Render templates/variant.md.j2 once per variant profile, in the current language."""
-    variants = variant_profiles(root)
-
-    def render_variants(env: Environment, context: dict[str, Any]) -> list[RenderedPage]:
-        pages = []
-        for slug, profile in variants:
+def render_variants(source: Any, lang: str, examples: list[Any]) -> list[RenderedPage]:
+    """Render templates/variant.md.j2 once per variant profile of the project, in `lang`."""
+    env, languages = source.environment(), source.languages()
+    context = base_context(source.profile, lang, languages) | source.context()
+    pages = []
+    with source.language(lang):
+        for slug, profile in variant_profiles(source.root):
             own = [e for e in examples if e.variant == slug]
             extra = {"variant": profile.as_context(), "slug": slug,
-                     "differences": differences(base, profile),
+                     "differences": differences(source.profile, profile),
                      "variant_examples": [(e, _title(env, e, context)) for e in own]}
-            pages.append(RenderedPage(context["lang"], f"variants/{slug}.md",
+            pages.append(RenderedPage(lang, f"variants/{slug}.md",
                                       render(env, TEMPLATE, context | extra),
                                       f"templates/{TEMPLATE}"))
-        return pages
-    return render_variants
+    return pages
 
 
 def _title(env: Environment, example: Any, context: dict[str, Any]) -> str:

@@ -22,7 +22,8 @@ import pytest
 from mariage.site import catalogs
 from mariage.site.doctests import DoctestWorker
 from mariage.site.examples import read_example
-from mariage.site.generate import CatalogError, check_catalogs, example_renderer
+from mariage.site.generate import (CatalogError, check_catalogs, check_examples,
+                                   render_examples, replay_examples)
 from mariage.site.pages import SiteSource, base_context, mark_fallbacks, page_templates, render
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -201,10 +202,13 @@ def _fr_pages(source: SiteSource) -> str:
     """Every French page the rows touch: the template pages and example 02 (deal table)."""
     env = source.environment()
     context = base_context(source.profile, "fr", source.languages()) | source.context()
-    with source.language("fr"), DoctestWorker() as worker:
+    with source.language("fr"):
         texts = [mark_fallbacks(render(env, t, context)) for t in page_templates(source.templates)]
-        example = read_example(source.examples / "02-deal.md", source.profile)
-        texts += [p.text for p in example_renderer([example], worker)(env, context)]
+    example = read_example(source.examples / "02-deal.md", source.profile)
+    pages = render_examples(source, "fr", [example], replay_examples([example]))
+    with DoctestWorker() as worker:
+        check_examples(pages, [example], worker)
+    texts += [p.text for p in pages]
     return "\n".join(texts)
 
 
