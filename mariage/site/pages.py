@@ -207,6 +207,7 @@ class SiteSource:
     _translations: dict[str, NullTranslations] = field(default_factory=dict, init=False, repr=False)
     _checked: dict[str, catalogs.CheckedCatalog] = field(default_factory=dict, init=False,
                                                          repr=False)
+    _variants: list[tuple[str, Profile]] | None = field(default=None, init=False, repr=False)
     _configured: list[str] | None = field(default=None, init=False, repr=False)
 
     def __post_init__(self) -> None:
@@ -293,6 +294,14 @@ class SiteSource:
         messages, which are simply not shipped)."""
         return [p for lang in self.configured_languages()[1:] for p in self.checked(lang).errors]
 
+    def variants(self) -> list[tuple[str, Profile]]:
+        """The project's variant profiles (rules/variants/), read once per build."""
+        if self._variants is None:
+            from .variants import variant_profiles
+
+            self._variants = variant_profiles(self.root)
+        return self._variants
+
     def context(self) -> dict[str, Any]:
         """Site-wide values: the catalogs' status, the numbers of section 07's example and the
         score sheet's game."""
@@ -314,7 +323,7 @@ class SiteSource:
         if "variants" not in self.extra_context:
             from .variants import summaries
 
-            self.extra_context["variants"] = summaries(self.profile, self.root)
+            self.extra_context["variants"] = summaries(self.profile, self.variants())
         if "worked_example" not in self.extra_context:
             example = read_example(self.examples / f"{WORKED_EXAMPLE}.md", self.profile)
             self.extra_context["worked_example"] = claim_summary(example)

@@ -43,10 +43,10 @@ def differences(base: Profile, variant: Profile) -> list[dict[str, Any]]:
             if key not in NOT_COMPARED and ours.get(key) != value]
 
 
-def summaries(base: Profile, root: Path) -> list[dict[str, Any]]:
+def summaries(base: Profile, variants: list[tuple[str, Profile]]) -> list[dict[str, Any]]:
     """The teaching profile, then each variant, as the comparison table reads them."""
     rows = [{"slug": None, "rules": base.as_context()}]
-    return rows + [{"slug": slug, "rules": p.as_context()} for slug, p in variant_profiles(root)]
+    return rows + [{"slug": slug, "rules": p.as_context()} for slug, p in variants]
 
 
 def render_variants(source: Any, lang: str, examples: list[Any]) -> list[RenderedPage]:
@@ -55,7 +55,7 @@ def render_variants(source: Any, lang: str, examples: list[Any]) -> list[Rendere
     context = base_context(source.profile, lang, languages) | source.context()
     pages = []
     with source.language(lang):
-        for slug, profile in variant_profiles(source.root):
+        for slug, profile in source.variants():
             own = [e for e in examples if e.variant == slug]
             extra = {"variant": profile.as_context(), "slug": slug,
                      "differences": differences(source.profile, profile),
