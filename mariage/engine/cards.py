@@ -66,6 +66,7 @@ class Deck:
         # Cards of the same suit that beat card i: those before it in the strength order.
         self.stronger = [self.suit_mask[i // n] & ((1 << i) - 1) for i in range(self.size)]
         self.full = (1 << self.size) - 1
+        self.bit = [1 << i for i in range(self.size)]     # bit[i] == 1 << i, for sum(map(...))
 
     def parse(self, text: object) -> int:
         found = self.by_text.get(text) if isinstance(text, str) else None

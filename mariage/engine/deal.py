@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from typing import Sequence
+from operator import itemgetter
+from typing import Callable, Sequence
 
 from .actions import Action
 from .cards import Card, Deck, deck_for, mask_of
@@ -12,6 +13,38 @@ from .profile import Profile, default_profile
 
 # Steps of the lead sequence: exchange (1), close (2), marriage (3) go in that order.
 EXCHANGED, CLOSED, MARRIED = 1, 2, 3
+
+
+_PLANS: dict[int, tuple[Profile, tuple[Callable[[list[int]], tuple[int, ...]],
+                                       Callable[[list[int]], tuple[int, ...]], int, int]]] = {}
+
+
+def deal_plan(profile: Profile) -> tuple[Callable[[list[int]], tuple[int, ...]],
+                                         Callable[[list[int]], tuple[int, ...]], int, int]:
+    """Where a profile's deal puts each position of the deck (R3), worked out once: a getter of
+    the first hand's cards, one of the second's, the indicator's position and the stock's start."""
+    entry = _PLANS.get(id(profile))
+    if entry is None or entry[0] is not profile:
+        hands: tuple[list[int], list[int]] = ([], [])
+        pos, turned, at = 0, profile.deal.indicator_round, None
+        for round_, packet in enumerate(profile.deal.packets):
+            if round_ == turned:                     # the indicator is turned between packets
+                at, pos = pos, pos + 1
+            for seat in (0, 1):
+                hands[seat].extend(range(pos, pos + packet))
+                pos += packet
+        if at is None:
+            at, pos = pos, pos + 1
+        first, second = (_getter(h) for h in hands)
+        entry = _PLANS[id(profile)] = (profile, (first, second, at, pos))
+    return entry[1]
+
+
+def _getter(positions: list[int]) -> Callable[[list[int]], tuple[int, ...]]:
+    """The items at positions, always as a tuple (itemgetter gives a bare item for one)."""
+    if len(positions) == 1:
+        return lambda order, at=positions[0]: (order[at],)
+    return itemgetter(*positions)
 
 
 class Deal:
@@ -32,8 +65,7 @@ class Deal:
         if isinstance(deck, str):
             deck = deck.split()
         try:
-            by_text = self.deck.by_text
-            order = [by_text[c] for c in deck]      # type: ignore[index]  # Cards: below
+            order = list(map(self.deck.by_text.__getitem__, deck))   # type: ignore[arg-type]
         except (KeyError, TypeError):                   # Card objects, symbols or a mistake
             order = [self.deck.parse(c) for c in deck]
         if len(order) != self.deck.size or len(set(order)) != len(order):
@@ -50,16 +82,11 @@ class Deal:
 
     def _deal(self) -> None:
         first = self.players.index(self.dealer) ^ 1     # R3: the non-dealer gets the first packet
+        to_first, to_second, at, pos = deal_plan(self.profile)
+        bit, order = self.deck.bit, self.order
         held = [0, 0]
-        pos, turned, at = 0, self.profile.deal.indicator_round, None
-        for round_, packet in enumerate(self.profile.deal.packets):
-            if round_ == turned:                     # the indicator is turned between packets
-                at, pos = pos, pos + 1
-            for seat in (first, first ^ 1):
-                held[seat] |= mask_of(self.order[pos:pos + packet])
-                pos += packet
-        if at is None:
-            at, pos = pos, pos + 1
+        held[first] = sum(map(bit.__getitem__, to_first(order)))
+        held[first ^ 1] = sum(map(bit.__getitem__, to_second(order)))
         self.indicator = self.order[at]
         self.trump = self.deck.suit_of[self.indicator]
         self._face_up = self.indicator     # the card lying face up: the 7 after an exchange

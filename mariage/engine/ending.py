@@ -30,7 +30,7 @@ class HandEnd(Deal):
             return
         assert self._last_winner is not None
         self._bonus[self._last_winner] += self.profile.bonuses.last_trick   # R17
-        a, b = self.points(self.players[0]), self.points(self.players[1])
+        a, b = (self._card_points[seat] + self._bonus[seat] for seat in (0, 1))
         options = self.profile.options
         if options.natural_end == "last_trick_wins":
             winner: int | None = self._last_winner
@@ -60,8 +60,8 @@ class HandEnd(Deal):
         return rates.closer_failed_no_trick if no_trick else rates.closer_failed
 
     def _finish(self, end: End, winner: int | None, game_points: int, ruling: str) -> None:
+        (a, b), cards, bonus, tricks = self.players, self._card_points, self._bonus, self._tricks
         self._outcome = Outcome(
             end=end, winner=None if winner is None else self.players[winner],
-            game_points=game_points,
-            points={p: self.points(p) for p in self.players},
-            tricks={p: self.tricks(p) for p in self.players}, ruling=ruling)
+            game_points=game_points, points={a: cards[0] + bonus[0], b: cards[1] + bonus[1]},
+            tricks={a: tricks[0], b: tricks[1]}, ruling=ruling)

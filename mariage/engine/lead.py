@@ -81,7 +81,7 @@ class LeadOptions(HandEnd):
 
     def _do_claim(self, seat: int, _: str | None) -> None:
         other = seat ^ 1
-        correct = self.points(self.players[seat]) >= self.profile.thresholds.claim
+        correct = self._card_points[seat] + self._bonus[seat] >= self.profile.thresholds.claim
         rates = self.profile.rates
         if self._closer is None:
             if correct:
