@@ -98,9 +98,11 @@ def main() -> None:
                 wall, cpu, outputs[name] = run(command)
                 times[name].append((wall, cpu))
                 start_up[name].append(run(command[:-1] + [str(empty)])[1])
-        if outputs["mariage_replay"] != outputs["naive_replay"]:
+        ours_out, naive_out = ([json.loads(line) for line in outputs[name].splitlines()]
+                               for name in ("mariage_replay", "naive_replay"))
+        if ours_out != naive_out:
             raise SystemExit("the naive replayer and mariage replay disagree: "
-                             + _first_difference(outputs["mariage_replay"], outputs["naive_replay"]))
+                             + _first_difference(ours_out, naive_out))
     result: dict[str, object] = {"records": args.records}
     for name, runs in times.items():
         result[f"{name}_records_per_second_cpu"] = round(args.records / min(c for _, c in runs))
@@ -123,8 +125,9 @@ def rules_path() -> str:
     return str(find_profile())
 
 
-def _first_difference(a: str, b: str) -> str:
-    for number, (x, y) in enumerate(zip(a.splitlines(), b.splitlines()), 1):
+def _first_difference(a: list, b: list) -> str:
+    """The first record whose results differ (as JSON values: the two print different spacing)."""
+    for number, (x, y) in enumerate(zip(a, b), 1):
         if x != y:
             return f"record {number}: {x} against {y}"
     return "different number of records"

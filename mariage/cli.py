@@ -7,16 +7,18 @@ Every user mistake ends in one short message on stderr and a non-zero exit, neve
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import re
 import sys
 import traceback
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Iterator, Sequence
+from typing import TYPE_CHECKING, Callable, Iterator, Sequence, TypeGuard
 
-from jinja2 import TemplateSyntaxError
+import msgspec
+
+if TYPE_CHECKING:
+    from jinja2 import TemplateSyntaxError
 
 from .engine.errors import MariageError, SourceError
 from .engine.notation import Record, iter_records, open_records, replay, solve_record
@@ -31,10 +33,6 @@ def main(argv: Sequence[str] | None = None) -> int:
     except MariageError as exc:
         print(f"mariage: {exc}", file=sys.stderr)
         return 2
-    except TemplateSyntaxError as exc:   # met while extracting messages from every template
-        print(f"mariage: {exc.filename or 'a template or example'}:{exc.lineno}: {exc.message} "
-              "(`mariage examples` or `make site` names the file)", file=sys.stderr)
-        return 2
     except OSError as exc:           # a closed pipe, a full disk: the output cannot be written
         _silence_stdout()
         if not isinstance(exc, BrokenPipeError):
@@ -46,11 +44,22 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
     except KeyboardInterrupt:
         return 130
-    except Exception:  # noqa: BLE001 - the boundary: a bug shows its traceback, once
+    except Exception as exc:  # noqa: BLE001 - the boundary: a bug shows its traceback, once
+        if _is_template_error(exc):  # met while extracting messages from every template
+            print(f"mariage: {exc.filename or 'a template or example'}:{exc.lineno}: "
+                  f"{exc.message} (`mariage examples` or `make site` names the file)",
+                  file=sys.stderr)
+            return 2
         traceback.print_exc()
         print("mariage: this is a bug in mariage, not a mistake in your input; please report "
               "it with the traceback above", file=sys.stderr)
         return 70
+
+
+def _is_template_error(exc: Exception) -> TypeGuard[TemplateSyntaxError]:
+    """A Jinja syntax error, without importing Jinja for the commands that never load it."""
+    jinja2 = sys.modules.get("jinja2")
+    return jinja2 is not None and isinstance(exc, jinja2.TemplateSyntaxError)
 
 
 def _silence_stdout() -> None:
@@ -207,22 +216,47 @@ def _results(command: str, files: Sequence[str], profile) -> int:
     """Replay or solve each record as soon as it is read, one JSON line each (memory does not
     grow with the number of records); 1 if a record erred, 2 if a file could not be read."""
     run = replay if command == "replay" else solve_record
-    write, status = sys.stdout.write, 0
+    write, flush, status = _output()
     for name in files:
         try:
             with _records(name) as records:
                 for record in records:
                     result = run(record.data, profile)
                     status = max(status, 1) if "error" in result else status
-                    write(json.dumps(result, ensure_ascii=False) + "\n")
+                    write(result)
                     if name == "-":          # a stream: its reader waits for each line
-                        sys.stdout.flush()
+                        flush()
         except MariageError as exc:
-            sys.stdout.flush()               # the results so far, before the error
+            flush()                          # the results so far, before the error
             print(f"mariage {command}: {exc}", file=sys.stderr)
             status = 2
-        sys.stdout.flush()
+        flush()
     return status
+
+
+_encode_into = msgspec.json.Encoder().encode_into
+
+
+def _output() -> tuple[Callable[[dict], None], Callable[[], None], int]:
+    """write(result) as one UTF-8 JSON line on standard output, flush(), and status 0. Lines go
+    to the binary stream when there is one (a test's StringIO has none)."""
+    sys.stdout.flush()
+    stream = getattr(sys.stdout, "buffer", None)
+    line = bytearray()
+
+    def write(result: dict) -> None:
+        _encode_into(result, line)
+        line.append(10)
+        if stream is not None:
+            stream.write(line)
+        else:
+            sys.stdout.write(line.decode("utf-8"))
+
+    def flush() -> None:
+        if stream is not None:
+            stream.flush()
+        sys.stdout.flush()
+    return write, flush, 0
 
 
 @contextmanager

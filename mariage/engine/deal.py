@@ -42,9 +42,13 @@ def deal_plan(profile: Profile) -> tuple[Callable[[list[int]], tuple[int, ...]],
 
 def _getter(positions: list[int]) -> Callable[[list[int]], tuple[int, ...]]:
     """The items at positions, always as a tuple (itemgetter gives a bare item for one)."""
-    if len(positions) == 1:
-        return lambda order, at=positions[0]: (order[at],)
-    return itemgetter(*positions)
+    if len(positions) > 1:
+        return itemgetter(*positions)
+    at = positions[0]
+
+    def one(order: list[int]) -> tuple[int, ...]:
+        return (order[at],)
+    return one
 
 
 class Deal:

@@ -45,7 +45,9 @@ def iter_records(stream: BinaryIO, name: str) -> Iterator[Record]:
     first = _read_line(stream, name, 1)
     if first.lstrip().startswith((b"{", b"[")):
         try:
-            data = bounded.json_loads(_text(first, name, 1))
+            data = bounded.json_record(first)
+        except bounded.NotText as exc:
+            raise SourceError(name, str(exc), line=exc.line or 1) from None
         except json.JSONDecodeError:       # a JSON document spread over several lines
             yield _json_document(first + _rest(stream, name), name)
             return
@@ -106,13 +108,16 @@ def _json_lines(stream: BinaryIO, name: str) -> Iterator[Record]:
         if not line.strip():
             continue
         try:
-            yield Record(bounded.json_loads(_text(line, name, number)), f"{name}:{number}")
+            data = bounded.json_record(line)
+        except bounded.NotText as exc:
+            raise SourceError(name, str(exc), line=number - 1 + (exc.line or 1)) from None
         except json.JSONDecodeError as exc:
             raise SourceError(name, f"unreadable JSON Lines record: {exc.msg} "
                               f"(column {exc.colno})", line=number,
                               hint="write one JSON record per line") from None
         except bounded.BadInput as exc:
             raise SourceError(name, f"unreadable JSON Lines record: {exc}", line=number) from None
+        yield Record(data, f"{name}:{number}")
 
 
 class ReplayError(MariageError):

@@ -3,6 +3,8 @@ ruling it names. Every expected value is worked out by hand from the profile's s
 the rest of the engine tests; the decks are written out card by card (top first).
 """
 
+import json
+
 import pytest
 import yaml
 
@@ -194,7 +196,7 @@ def test_every_command_takes_a_variant_profile():
               ', "actions": ["B exchange", "B close"]}')
     run = run_mariage("--profile", str(VARIANTS / "schnapsen.yaml"), "replay", "-", stdin=record)
     assert run.returncode == 0, run.stderr
-    assert '"to_act": "B"' in run.stdout
+    assert json.loads(run.stdout)["to_act"] == "B"
     teaching = run_mariage("replay", "-", stdin=record)        # 20 cards are not a Mariage deck
     assert teaching.returncode == 1 and "R1/R4" in teaching.stdout
     run = run_mariage("--profile", str(VARIANTS / "schnapsen.yaml"), "examples",
