@@ -1,7 +1,10 @@
 """Load and validate the rules profile (rules/mariage.yaml).
 
-The schema lives in pydantic models; a validation error is mapped back to the YAML line of the
-offending key, so the user reads "rules/mariage.yaml:27: bonuses.trump_marriage: …".
+The schema is a set of frozen msgspec Structs, checked by msgspec.convert (types, ranges,
+unknown and missing keys) and by each Struct's __post_init__ (the cross-field rules). A
+validation error is mapped back to the YAML line of the offending key, so the user reads
+"rules/mariage.yaml:27: bonuses.trump_marriage: …". msgspec rather than a heavier schema
+library keeps `mariage replay`'s start-up short: the profile is read on every run.
 """
 
 from __future__ import annotations
@@ -11,11 +14,11 @@ import re
 import string
 from functools import lru_cache
 from pathlib import Path
-from typing import Any, Literal
+from typing import Annotated, Any, Literal, get_args, get_origin, get_type_hints
 
+import msgspec
 import yaml
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
-from pydantic_core import PydanticCustomError
+from msgspec import Meta, Struct, field
 
 from . import bounded
 from .errors import ProfileError
@@ -28,31 +31,38 @@ PROFILE_LIMIT = 128 << 10       # bytes; the shipped profile is about 6 KB
 # Rank letters the engine reads by name, and the ruling that needs each.
 NAMED_RANKS = {"K": "R12", "Q": "R12"}
 
-PositiveInt = Field(gt=0, strict=True)
-Points = Field(ge=0, strict=True)
+PositiveInt = Annotated[int, Meta(gt=0)]
+Points = Annotated[int, Meta(ge=0)]
 
 
-def _fail(key: str, message: str) -> PydanticCustomError:
-    """A cross-field error pinned to `key` (relative to the model), so the line is the key's."""
-    return PydanticCustomError("profile", message, {"key": key})
+class _Pinned(ValueError):
+    """A cross-field error pinned to `key` (relative to the Struct), so the line is the key's."""
+
+    def __init__(self, key: str, message: str) -> None:
+        super().__init__(message)
+        self.key = key
 
 
-class Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True, strict=True)
+def _fail(key: str, message: str) -> _Pinned:
+    return _Pinned(key, message)
 
 
-class Suit(Strict):
-    code: str = Field(pattern=r"^[a-z]$")
+class Strict(Struct, frozen=True, forbid_unknown_fields=True):
+    pass
+
+
+class Suit(Strict, frozen=True):
+    code: Annotated[str, Meta(pattern=r"^[a-z]$")]
     name: str
-    symbol: str = Field(min_length=1, max_length=1)
+    symbol: Annotated[str, Meta(min_length=1, max_length=1)]
     color: Literal["red", "black"]
 
 
-class Deck(Strict):
-    suits: list[Suit] = Field(min_length=1, max_length=4)
-    ranks: list[str] = Field(min_length=1, max_length=8)
+class Deck(Strict, frozen=True):
+    suits: Annotated[list[Suit], Meta(min_length=1, max_length=4)]
+    ranks: Annotated[list[str], Meta(min_length=1, max_length=8)]
     card_points: dict[str, int]
-    total_points: int = PositiveInt
+    total_points: PositiveInt
 
     @property
     def size(self) -> int:
@@ -63,8 +73,7 @@ class Deck(Strict):
         """The weakest rank dealt: its trump is the card R10 exchanges (7, 9 or J)."""
         return self.ranks[-1]
 
-    @model_validator(mode="after")
-    def _consistent(self) -> "Deck":
+    def __post_init__(self) -> None:
         if len({s.code for s in self.suits}) != len(self.suits):
             raise _fail("suits", "suit codes must be distinct")
         if len(set(self.ranks)) != len(self.ranks):
@@ -83,25 +92,22 @@ class Deck(Strict):
         if total != self.total_points:
             raise _fail("card_points", f"card points sum to {total} over the deck, "
                         f"but total_points says {self.total_points}")
-        return self
 
 
-class Deal(Strict):
-    packets: list[int] = Field(min_length=1)
-    hand_size: int = PositiveInt
-    stock_size: int = PositiveInt
+class Deal(Strict, frozen=True):
+    packets: Annotated[list[int], Meta(min_length=1)]
+    hand_size: PositiveInt
+    stock_size: PositiveInt
     # R3: how many rounds of packets go out before the indicator is turned (Schnapsen: 1 of 2)
-    indicator_after: int | None = Field(default=None, gt=0, strict=True)
+    indicator_after: PositiveInt | None = None
 
-    @model_validator(mode="after")
-    def _consistent(self) -> "Deal":
+    def __post_init__(self) -> None:
         if any(p <= 0 for p in self.packets) or sum(self.packets) != self.hand_size:
             raise _fail("packets", f"packets {self.packets} must be positive and add up to "
                         f"hand_size {self.hand_size}")
         if self.indicator_after is not None and self.indicator_after > len(self.packets):
             raise _fail("indicator_after", f"indicator_after must be at most the "
                         f"{len(self.packets)} rounds of packets")
-        return self
 
     @property
     def indicator_round(self) -> int:
@@ -109,37 +115,41 @@ class Deal(Strict):
         return len(self.packets) if self.indicator_after is None else self.indicator_after
 
 
-class Thresholds(Strict):
-    claim: int = PositiveInt
-    opponent_safe: int = PositiveInt
-    game: int = PositiveInt
+class Thresholds(Strict, frozen=True):
+    claim: PositiveInt
+    opponent_safe: PositiveInt
+    game: PositiveInt
 
 
-class Bonuses(Strict):
-    marriage: int = Points
-    trump_marriage: int = Points
-    last_trick: int = Points
+class Bonuses(Strict, frozen=True):
+    marriage: Points
+    trump_marriage: Points
+    last_trick: Points
 
 
-class Closing(Strict):
-    min_stock: int = PositiveInt
-    min_trick: int = PositiveInt
+class Closing(Strict, frozen=True):
+    min_stock: PositiveInt
+    min_trick: PositiveInt
 
 
-class Rates(Strict):
-    opponent_safe: int = Points
-    opponent_has_trick: int = Points
-    opponent_no_trick: int = Points
-    false_claim: int = Points
-    closer_failed: int = Points
-    closer_failed_no_trick: int = Points
+class Rates(Strict, frozen=True):
+    opponent_safe: Points
+    opponent_has_trick: Points
+    opponent_no_trick: Points
+    false_claim: Points
+    closer_failed: Points
+    closer_failed_no_trick: Points
+
+    def values(self) -> list[int]:
+        """Every rate, in the order above."""
+        return list(msgspec.structs.astuple(self))
 
 
-class Options(Strict):
+class Options(Strict, frozen=True):
     """Switches for the rulings the games of the family settle differently. The defaults are the
     teaching profile's rulings, so a profile names only the switches it turns."""
     exchange_needs_trick: bool = True                 # R10: a trick won before the exchange
-    exchange_min_stock: int = Field(default=1, gt=0, strict=True)  # R10: cards left in the stock
+    exchange_min_stock: PositiveInt = 1              # R10: cards left in the stock
     marriage_before_trick: Literal["forbidden", "counts_later"] = "forbidden"   # R12
     strict_play_must_beat: bool = True                 # R9: beat the led card when able
     natural_end: Literal["higher_total", "last_trick_wins"] = "higher_total"    # R17
@@ -147,28 +157,27 @@ class Options(Strict):
     closer_false_claim: Literal["closer_failed", "false_claim"] = "closer_failed"  # R18
 
 
-class Ruling(Strict):
-    id: str = Field(pattern=r"^R[1-9][0-9]*$")
+class Ruling(Strict, frozen=True):
+    id: Annotated[str, Meta(pattern=r"^R[1-9][0-9]*$")]
     topic: str
     text: str
 
 
-class Profile(Strict):
+class Profile(Strict, frozen=True):
     name: str
-    names: list[str] = Field(default_factory=list)   # what the game is called where it is played
-    players: list[str] = Field(min_length=2, max_length=2)
+    players: Annotated[list[str], Meta(min_length=2, max_length=2)]
     deck: Deck
     deal: Deal
     thresholds: Thresholds
     bonuses: Bonuses
     closing: Closing
     rates: Rates
-    options: Options = Field(default_factory=Options)
     rulings: list[Ruling]
-    source: str = Field(default="", exclude=True)
+    names: list[str] = field(default_factory=list)   # what the game is called where it is played
+    options: Options = field(default_factory=Options)
+    source: str = ""                                 # the file read; not part of the rules
 
-    @model_validator(mode="after")
-    def _consistent(self) -> "Profile":
+    def __post_init__(self) -> None:
         if self.players[0] == self.players[1]:
             raise _fail("players", "R1: the two players need different names")
         dealt = self.deal.hand_size * len(self.players) + self.deal.stock_size
@@ -187,7 +196,6 @@ class Profile(Strict):
                 _format_text(ruling.text, self)
             except ValueError as exc:
                 raise _fail(f"rulings.{index}.text", str(exc)) from None
-        return self
 
     def ruling(self, ruling_id: str) -> str:
         """The ruling's one-line English statement, with its numbers filled in from the profile."""
@@ -199,9 +207,26 @@ class Profile(Strict):
     def marriage_bonus(self, is_trump: bool) -> int:
         return self.bonuses.trump_marriage if is_trump else self.bonuses.marriage
 
+    def as_data(self) -> dict[str, Any]:
+        """The profile as plain data, keys as in the YAML file (`source` left out)."""
+        data = msgspec.to_builtins(self)
+        del data["source"]
+        return data
+
+    @classmethod
+    def from_data(cls, data: Any, source: str = "") -> "Profile":
+        """Validate plain data (as_data's, or a YAML file's) into a Profile; msgspec's
+        ValidationError if it breaks a rule of the schema."""
+        profile = msgspec.convert(data, cls)
+        return msgspec.structs.replace(profile, source=source) if source else profile
+
+    def replace(self, **changes: Any) -> "Profile":
+        """A copy with some sections replaced (tests and variants use it); not re-validated."""
+        return msgspec.structs.replace(self, **changes)
+
     def as_context(self) -> dict[str, Any]:
         """The profile as plain data for templates (keys as in the YAML file)."""
-        data = self.model_dump()
+        data = self.as_data()
         data["deck"]["size"] = self.deck.size
         data["deck"]["lowest_rank"] = self.deck.lowest_rank
         return data
@@ -213,7 +238,7 @@ _PLACEHOLDER = re.compile(r"[a-z]+(\.[a-z][a-z_]*)*")
 def _format_text(text: str, profile: Profile) -> str:
     """Fill {section.key} placeholders from the profile; an unknown key is an error, and so is
     anything beyond a plain name (a format spec, a conversion, a private attribute)."""
-    values = {name: getattr(profile, name) for name in type(profile).model_fields}
+    values = {name: getattr(profile, name) for name in profile.__struct_fields__}
     try:
         for _, field, spec, conversion in string.Formatter().parse(text):
             if field is not None and (spec or conversion or not _PLACEHOLDER.fullmatch(field)):
@@ -244,10 +269,9 @@ def load_profile(path: str | Path) -> Profile:
     if not isinstance(data, dict):
         raise ProfileError(path, "the profile must be a mapping of sections", line=1)
     try:
-        profile = Profile.model_validate(data)
-    except ValidationError as exc:
+        return Profile.from_data(data, source=str(path))
+    except msgspec.ValidationError as exc:
         raise _profile_error(path, root, exc) from None
-    return profile.model_copy(update={"source": str(path)})
 
 
 def find_profile(start: Path | None = None) -> Path:
@@ -278,20 +302,63 @@ def default_profile() -> Profile:
     return _cached(str(path), mtime)
 
 
-def _profile_error(path: Path, root: yaml.Node | None, exc: ValidationError) -> ProfileError:
-    first = exc.errors()[0]
-    loc = [part for part in first["loc"] if not str(part).startswith("function-after")]
-    pinned = (first.get("ctx") or {}).get("key")
+_AT = re.compile(r"^(?P<message>.*) - at `\$(?P<path>[^`]*)`$", re.S)
+_PART = re.compile(r"\.([^.\[]+)|\[(\d+)\]")
+_KINDS = {"int": "an integer", "str": "a string", "bool": "true or false", "float": "a number",
+          "array": "a list", "object": "a mapping", "null": "empty"}
+
+
+def _profile_error(path: Path, root: yaml.Node | None, exc: msgspec.ValidationError) -> ProfileError:
+    """msgspec's "Expected `int`, got `str` - at `$.thresholds.claim`" as the user's message:
+    the key's path, its YAML line, and plain words."""
+    found = _AT.match(str(exc))
+    message, where = (found["message"], found["path"]) if found else (str(exc), "")
+    loc: list[Any] = [int(index) if index else name for name, index in _PART.findall(where)]
+    pinned = getattr(exc.__cause__, "key", None)
     if pinned:
         loc += [int(p) if p.isdigit() else p for p in pinned.split(".")]
+    if named := re.match(r"Object contains unknown field `(.*)`$", message):
+        loc, message = loc + [named[1]], "unknown key; remove it or check its spelling"
+    elif named := re.match(r"Object missing required field `(.*)`$", message):
+        loc, message = loc + [named[1]], "missing value; add it"
+    elif allowed := _allowed(loc):
+        message = "must be " + " or ".join(map(repr, allowed))
+    else:
+        message = _plain(message)
     key = ".".join(str(part) for part in loc) or None
-    message = re.sub(r"^Value error, ", "", first["msg"])
-    if first["type"] == "extra_forbidden":
-        message = "unknown key; remove it or check its spelling"
-    elif first["type"] == "missing":
-        message = "missing value; add it"
     return ProfileError(path, message, line=_line_of(root, loc), key=key,
                         hint="the rulings section at the end of this file says what each value means")
+
+
+def _plain(message: str) -> str:
+    """"Expected `int` >= 1, got `str`" in plain words: "must be an integer >= 1, not a string"."""
+    message = re.sub(r"`(\w+)`", lambda m: _KINDS.get(m[1], m[1]), message)
+    message = re.sub(r"^Expected ", "must be ", message)
+    return re.sub(r", got ", ", not ", message)
+
+
+def _allowed(loc: list[Any]) -> tuple[Any, ...]:
+    """The values a Literal field allows, or () for any other field."""
+    try:
+        kind = _field_type(loc)
+    except (KeyError, IndexError, TypeError):
+        return ()
+    return get_args(kind) if get_origin(kind) is Literal else ()
+
+
+def _field_type(loc: list[Any]) -> Any:
+    """The declared type at a path of the schema (for the values a Literal allows)."""
+    kind: Any = Profile
+    for part in loc:
+        while get_origin(kind) is Annotated:
+            kind = get_args(kind)[0]
+        if isinstance(part, int):
+            kind = get_args(kind)[0]
+        else:
+            kind = get_type_hints(kind, include_extras=True)[part]
+    while get_origin(kind) is Annotated:
+        kind = get_args(kind)[0]
+    return kind
 
 
 def _line_of(node: yaml.Node | None, loc: list[Any]) -> int | None:

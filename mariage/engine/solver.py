@@ -64,7 +64,7 @@ class Solver:
         self._table: dict[tuple[object, ...], tuple[int, int]] = {}
         self.nodes = 0
         # Beyond any score: no hand is worth more game points than the profile's highest rate.
-        self._wide = max(hand.profile.rates.model_dump().values()) + 1
+        self._wide = max(hand.profile.rates.values()) + 1
 
     def solve(self) -> Solution:
         if self.hand.outcome is not None:

@@ -57,7 +57,7 @@ class DoctestWorker:
         DoctestTimeout/MariageError naming `name` and the line."""
         proc = self._start()
         request = {"page": page, "name": name, "source": source, "folder": str(folder),
-                   "profile": profile.model_dump(mode="json")}
+                   "profile": profile.as_data()}
         _write_all(proc, (json.dumps(request) + "\n").encode())
         deadline, line = time.monotonic() + self.timeout, None
         while True:
@@ -142,7 +142,7 @@ def _serve() -> None:
         request = json.loads(raw)
         key = json.dumps(request["profile"], sort_keys=True)
         if key not in profiles:
-            profiles[key] = Profile.model_validate(request["profile"])
+            profiles[key] = Profile.from_data(request["profile"])
         token = examples._BUILD.set((Path(request["folder"]), profiles[key]))
         try:
             failures = examples.run_doctests(request["page"], request["name"],

@@ -322,7 +322,7 @@ def run_hand(seed: int, profile: Profile, sweep: bool = False) -> Hand:
         assert len(hand.log) < 100
     o = hand.outcome
     assert (o.end.value, o.winner, o.game_points, o.points, o.tricks, o.ruling) == model.outcome
-    assert o.game_points in {0, *profile.rates.model_dump().values()}
+    assert o.game_points in {0, *profile.rates.values()}
     assert (o.winner is None) == (o.game_points == 0)
     assert hand.legal_actions() == [] and hand.to_act is None
     for action in well_formed(profile):

@@ -5,6 +5,7 @@ the rest of the engine tests; the decks are written out card by card (top first)
 
 import json
 
+import msgspec
 import pytest
 import yaml
 
@@ -135,8 +136,8 @@ def test_house_rules_a_closer_false_claim_is_an_ordinary_false_claim():
 @pytest.mark.parametrize("options,key,words", [
     ("natural_end: sometimes", "options.natural_end", "'higher_total' or 'last_trick_wins'"),
     ("natural_tie: dealer", "options.natural_tie", "'nobody' or 'non_dealer'"),
-    ("exchange_min_stock: 0", "options.exchange_min_stock", "greater than 0"),
-    ("exchange_needs_trick: 'yes'", "options.exchange_needs_trick", "valid boolean"),
+    ("exchange_min_stock: 0", "options.exchange_min_stock", "must be an integer >= 1"),
+    ("exchange_needs_trick: 'yes'", "options.exchange_needs_trick", "must be true or false, not a string"),
     ("marriage_any_time: true", "options.marriage_any_time", "unknown key"),
     ("closer_false_claim: 2", "options.closer_false_claim", "closer_failed"),
 ])
@@ -181,12 +182,12 @@ def _record(name: str) -> dict:
 def _with_options(min_trick: int | None = None, last_trick: int | None = None, **options):
     """The teaching profile with some switches turned (the loader validates the result)."""
     profile = load_profile(ROOT / "rules" / "mariage.yaml")
-    update: dict = {"options": profile.options.model_copy(update=options)}
+    update: dict = {"options": msgspec.structs.replace(profile.options, **options)}
     if min_trick is not None:
-        update["closing"] = profile.closing.model_copy(update={"min_trick": min_trick})
+        update["closing"] = msgspec.structs.replace(profile.closing, min_trick=min_trick)
     if last_trick is not None:
-        update["bonuses"] = profile.bonuses.model_copy(update={"last_trick": last_trick})
-    return profile.model_copy(update=update)
+        update["bonuses"] = msgspec.structs.replace(profile.bonuses, last_trick=last_trick)
+    return profile.replace(**update)
 
 
 def test_every_command_takes_a_variant_profile():

@@ -25,7 +25,7 @@ def test_changing_a_value_changes_the_ruling_text(profile_with):
 
 
 @pytest.mark.parametrize("old,new,line,key,words", [
-    ("claim: 66 ", "claim: sixty ", 23, "thresholds.claim", "valid integer"),
+    ("claim: 66 ", "claim: sixty ", 23, "thresholds.claim", "must be an integer, not a string"),
     ("  last_trick: 10", "  last_trick: 10\n  first_trick: 5", 31, "bonuses.first_trick", "unknown key"),
     ("  min_stock: 2 ", "  # min_stock removed ", 32, "closing.min_stock", "missing"),
     ('J: 2, "9": 0', 'J: 3, "9": 0', 14, "deck.card_points", "sum to 124"),
