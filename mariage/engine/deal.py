@@ -54,6 +54,12 @@ def _getter(positions: list[int]) -> Callable[[list[int]], tuple[int, ...]]:
 class Deal:
     """A hand dealt from a deck order (top card first) by `dealer`, under a rules profile."""
 
+    # Slots: a replayed record builds one of these per hand, and reads its state per card.
+    __slots__ = ("profile", "deck", "players", "dealer", "order", "indicator", "trump",
+                 "_face_up", "_stock", "_held", "_won", "_card_points", "_bonus", "_pending",
+                 "_tricks", "_declared", "_leader", "_led", "_step", "_marriage_suit", "_closer",
+                 "_closed_state", "_last_winner", "_outcome", "trick_number", "log")
+
     def __init__(self, deck: Sequence[str | Card], dealer: str = "A",
                  profile: Profile | None = None) -> None:
         self.profile = profile or default_profile()

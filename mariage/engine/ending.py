@@ -9,6 +9,8 @@ from .outcome import End, Outcome
 
 
 class HandEnd(Deal):
+    __slots__ = ()
+
     def _do_pass(self, seat: int, _: str | None) -> None:
         if not self.all_played:
             raise IllegalActionError("R14", "only the winner of the last trick may pass, "
@@ -61,7 +63,6 @@ class HandEnd(Deal):
 
     def _finish(self, end: End, winner: int | None, game_points: int, ruling: str) -> None:
         (a, b), cards, bonus, tricks = self.players, self._card_points, self._bonus, self._tricks
-        self._outcome = Outcome(
-            end=end, winner=None if winner is None else self.players[winner],
-            game_points=game_points, points={a: cards[0] + bonus[0], b: cards[1] + bonus[1]},
-            tricks={a: tricks[0], b: tricks[1]}, ruling=ruling)
+        self._outcome = Outcome(end, None if winner is None else self.players[winner], game_points,
+                                {a: cards[0] + bonus[0], b: cards[1] + bonus[1]},
+                                {a: tricks[0], b: tricks[1]}, ruling)

@@ -28,6 +28,8 @@ __all__ = ["Action", "Hand", "VERBS"]
 class Hand(LeadOptions, TrickPlay):
     """A hand dealt from a deck order (top card first) by `dealer`, under a rules profile."""
 
+    __slots__ = ()
+
     # ----- public view
     @property
     def to_act(self) -> str | None:
@@ -132,53 +134,67 @@ class Hand(LeadOptions, TrickPlay):
         """Apply actions in turn, as apply() does; a refused one raises, and `len(log)` is then
         its position among the actions applied since this hand's deal."""
         # The fast path: a plainly legal play, known by its text, is checked and done here with
-        # the state in locals. Anything else (a lead option, a play after a marriage, a refusal,
-        # a Card or Action object) goes through apply(), which gives the ruling's error.
+        # the state in locals (_play's work, inlined: records are mostly plays). Anything else
+        # (a lead option, a play after a marriage, a refusal, a Card or Action object) goes
+        # through apply(), which gives the ruling's error; the locals are stored before and
+        # read again after. tests/engine/test_fast_path.py holds the two paths to one result.
         plays, deck, log = plays_of(self.profile), self.deck, self.log
         held, stock, won, pending = self._held, self._stock, self._won, self._pending
         card_points, tricks = self._card_points, self._tricks
         suit_of, stronger, suit_mask, points = deck.suit_of, deck.stronger, deck.suit_mask, deck.points
         trump, must_beat = self.trump, self.profile.options.strict_play_must_beat
         trumps = suit_mask[trump]
-        for action in actions:
-            known = plays.get(action) if type(action) is str else None
-            if known is None or self._outcome is not None or self._marriage_suit is not None:
+        led, leader, last, number = self._led, self._leader, self._last_winner, self.trick_number
+        slow = self._outcome is not None or self._marriage_suit is not None
+        drawing, stepped = self._closer is None, self._step != 0
+        try:
+            for action in actions:
+                known = plays.get(action) if type(action) is str else None
+                if known is not None and not slow:
+                    seat, card, parsed = known
+                    bit = 1 << card
+                    mine = held[seat]
+                    if mine & bit and (seat == leader if led is None else seat != leader):
+                        if led is None:                          # a lead (R5)
+                            held[seat] = mine ^ bit
+                            led = card
+                            if stepped:
+                                self._step, stepped = 0, False
+                            log.append(parsed)
+                            continue
+                        if not (drawing and stock):              # R9: strict play
+                            same = mine & suit_mask[suit_of[led]]
+                            if same:
+                                allowed = ((same & stronger[led]) or same) if must_beat else same
+                            else:
+                                allowed = (mine & trumps) or mine
+                        else:
+                            allowed = bit
+                        if allowed & bit:
+                            held[seat] = mine ^ bit
+                            suit = suit_of[card]                 # R6: who takes the trick
+                            winner = seat if (stronger[led] >> card & 1 if suit == suit_of[led]
+                                              else suit == trump) else leader
+                            won[winner] |= (1 << led) | bit
+                            card_points[winner] += points[led] + points[card]
+                            tricks[winner] += 1
+                            if pending[winner]:                  # R12 option: now it counts
+                                self._bonus[winner] += pending[winner]
+                                pending[winner] = 0
+                            led, leader, last = None, winner, winner
+                            number += 1
+                            if drawing and stock:                # R8: the winner draws first
+                                held[winner] |= 1 << stock.pop()
+                                held[winner ^ 1] |= 1 << stock.pop()
+                            log.append(parsed)
+                            continue
+                self._led, self._leader, self._last_winner, self.trick_number = led, leader, last, number
                 self.apply(action)
-                continue
-            seat, card, parsed = known
-            led, leader, bit = self._led, self._leader, 1 << card
-            if not held[seat] & bit or (seat != leader if led is None else seat == leader):
-                self.apply(action)                      # R5: not held, or not this turn
-                continue
-            if led is not None and (self._closer is not None or not stock):   # R9
-                mine = held[seat]
-                same = mine & suit_mask[suit_of[led]]
-                if same:
-                    allowed = ((same & stronger[led]) or same) if must_beat else same
-                else:
-                    allowed = (mine & trumps) or mine
-                if not allowed & bit:
-                    self.apply(action)
-                    continue
-            log.append(parsed)
-            held[seat] ^= bit
-            if led is None:                              # a lead (R5)
-                self._led, self._step = card, 0
-                continue
-            suit = suit_of[card]                         # R6: who takes the trick
-            winner = seat if (stronger[led] >> card & 1 if suit == suit_of[led]
-                              else suit == trump) else leader
-            won[winner] |= (1 << led) | bit
-            card_points[winner] += points[led] + points[card]
-            tricks[winner] += 1
-            if pending[winner]:                          # R12 option: the marriage now counts
-                self._bonus[winner] += pending[winner]
-                pending[winner] = 0
-            self._led, self._leader, self._last_winner = None, winner, winner
-            self.trick_number += 1
-            if self._closer is None and stock:           # R8: the winner draws first
-                held[winner] |= 1 << stock.pop()
-                held[winner ^ 1] |= 1 << stock.pop()
+                led, leader, last, number = self._led, self._leader, self._last_winner, self.trick_number
+                slow = self._outcome is not None or self._marriage_suit is not None
+                drawing, stepped = self._closer is None, self._step != 0
+        finally:
+            self._led, self._leader, self._last_winner, self.trick_number = led, leader, last, number
         return self
 
     @staticmethod

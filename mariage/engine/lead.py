@@ -9,6 +9,8 @@ from .outcome import End
 
 
 class LeadOptions(HandEnd):
+    __slots__ = ()
+
     def _trump_seven(self) -> int:
         # R10 names the 7 of trumps: the lowest rank of the trump suit the profile deals.
         return self.deck.card_of(self.profile.deck.lowest_rank, self.trump)

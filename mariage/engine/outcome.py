@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from enum import Enum
+from typing import NamedTuple
 
 
 class End(str, Enum):
@@ -16,8 +16,8 @@ class End(str, Enum):
         return f"End.{self.name}"
 
 
-@dataclass(frozen=True)
-class Outcome:
+class Outcome(NamedTuple):
+    """How a hand ended: immutable, and cheap to make (one per replayed record)."""
     end: End
     winner: str | None          # None only for a tie at the natural end (R17)
     game_points: int

@@ -10,6 +10,8 @@ from .profile import Profile
 
 
 class TrickPlay(Deal):
+    __slots__ = ()
+
     def legal_plays_mask(self) -> int:
         """The fast path for simulations: the playable cards as a bit mask of deck indices."""
         return self._play_mask() if self._outcome is None else 0

@@ -93,4 +93,6 @@ def snapshot(hand: Hand) -> tuple:
     return (hand.to_act, tuple(str(c) for c in hand.led and [hand.led] or []),
             tuple(tuple(sorted(cards(hand.holding(p)))) for p in "AB"),
             tuple(hand.points(p) for p in "AB"), tuple(hand.tricks(p) for p in "AB"),
-            tuple(str(c) for c in hand.stock()), hand.closer, len(hand.log), hand.outcome)
+            tuple(str(c) for c in hand.stock()), hand.closer, len(hand.log), hand.outcome,
+            hand.trick_number, hand._step, hand._last_winner,
+            tuple(map(str, hand.legal_actions())))
