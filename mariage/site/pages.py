@@ -18,9 +18,11 @@ from pathlib import Path
 from typing import Any, Callable, Iterator
 
 from babel import Locale
+from babel.lists import format_list as babel_format_list
+from babel.numbers import format_percent as babel_format_percent
 from babel.support import NullTranslations
 from jinja2 import (Environment, FileSystemLoader, StrictUndefined, TemplateError,
-                    TemplateSyntaxError, UndefinedError)
+                    TemplateSyntaxError, UndefinedError, pass_context)
 from jinja2.sandbox import SandboxedEnvironment
 from markupsafe import Markup, escape
 
@@ -119,7 +121,32 @@ def environment(search_path: list[Path]) -> Environment:
     env.globals.update(language_name=language_name)
     env.filters["collate"] = collate
     env.filters["striptags"] = striptags   # keeps a translation's no-break spaces
+    env.filters["format_list"] = format_list
+    env.filters["format_percent"] = format_percent
     return env
+
+
+# The English source is written in British English ("6, 5 and 2", no serial comma).
+_BABEL_LOCALES = {"en": "en_GB"}
+
+
+def _locale(context: Any) -> str:
+    """The language of the page being rendered (its `lang`), as Babel names it."""
+    lang = str(context.get("lang") or "en").replace("-", "_")
+    return _BABEL_LOCALES.get(lang, lang)
+
+
+@pass_context
+def format_list(context: Any, items: Any) -> Markup:
+    """Items joined into a sentence the way the page's language does it ("6, 5, 4, 3 and 2",
+    "6, 5, 4, 3 y 2"): Babel's list patterns for the page's locale. Each item is escaped."""
+    return Markup(babel_format_list([str(escape(item)) for item in items], locale=_locale(context)))
+
+
+@pass_context
+def format_percent(context: Any, fraction: float) -> Markup:
+    """A fraction as a percentage in the page's locale ("100%", "100\u00a0%", "100\u202f%")."""
+    return Markup(escape(babel_format_percent(fraction, locale=_locale(context))))
 
 
 def striptags(value: Any) -> str:
@@ -139,9 +166,10 @@ def collate(items: list[Any], attribute: str) -> list[Any]:
     return sorted(items, key=key)
 
 
-def language_name(lang: str) -> str:
-    """The language's own name, as its speakers write it ("español")."""
-    name = Locale.parse(lang).get_display_name(lang) or lang
+def language_name(lang: str, in_lang: str | None = None) -> str:
+    """The language's own name, as its speakers write it ("Español"); with `in_lang`, its name
+    in that language (the Spanish pages' "Inglés")."""
+    name = Locale.parse(lang).get_display_name(in_lang or lang) or lang
     return name[:1].upper() + name[1:]
 
 

@@ -12,9 +12,15 @@ from mariage.site.examples import all_examples
 
 
 @pytest.fixture(scope="module")
-def english(tmp_path_factory) -> dict[str, str]:
+def site(tmp_path_factory) -> dict[tuple[str, str], str]:
+    """Every generated page, as written (lang, path) -> Markdown."""
     pages = generate(tmp_path_factory.mktemp("site"), SiteSource())
-    return {p.path: re.sub(r"\s+", " ", p.text) for p in pages if p.lang == "en"}
+    return {(p.lang, p.path): p.text for p in pages}
+
+
+@pytest.fixture(scope="module")
+def english(site) -> dict[str, str]:
+    return {path: re.sub(r"\s+", " ", text) for (lang, path), text in site.items() if lang == "en"}
 
 
 def _summary_bullets(text: str) -> list[str]:
@@ -80,3 +86,160 @@ def test_history_is_hedged(english, overstatement):
 def test_history_names_its_sources(english):
     text = english["history.md"]
     assert "Parlett" in text and "1715" in text and "pagat.com" in text
+
+
+# ----------------------------------------------------------- round 4: the reviewers' list
+
+def test_every_markdown_table_starts_after_a_blank_line(site):
+    """A table glued to the paragraph before it is not a table (the history page's was)."""
+    for (lang, path), text in site.items():
+        lines = text.splitlines()
+        for i, line in enumerate(lines):
+            if re.match(r"^\|(\s*:?-+:?\s*\|)+\s*$", line) and i >= 1:
+                assert lines[i - 1].startswith("|"), (lang, path, i)
+                assert i < 2 or not lines[i - 2].strip(), (lang, path, lines[i - 2])
+
+
+def test_the_history_table_renders(site):
+    text = site[("en", "history.md")]
+    assert "under Variants.\n\n| Game | Pack |" in text
+
+
+def test_strict_play_is_never_worded_as_beat_else_trump(english):
+    for path, text in english.items():
+        assert "beat if able, else trump" not in text, path
+        assert "must beat it or trump it" not in text, path
+        assert "follow suit and beat if able, or trump" not in text, path
+    wording = "follow suit, and beat the card led if able; with no card of the suit led"
+    for path in ["rulings.md", "quick-reference.md", "variants/schnapsen.md", "variants/sixty-six.md"]:
+        assert wording in english[path], path
+
+
+def test_the_examples_state_r9_exactly(english):
+    for path in ["examples/05-false-claim-saves.md", "examples/06-whole-hand.md"]:
+        assert "can follow suit and beat it, or trump it when out of that suit" in english[path]
+
+
+def test_the_one_line_rulings_carry_their_conditions(english):
+    text = english["rulings.md"]
+    assert "a card exposed during the deal is a misdeal" in text                        # R4
+    assert "in trumps; one marriage per lead, each suit once." in text                 # R12
+    assert "scores 1 if the opponent has 33 points or more, 2 if fewer but at least one trick, " \
+           "3 if no trick" in text                                                      # R15
+    assert "scored on the opponent’s state at the close" in text                        # R18
+    assert "or the opponent claims correctly first" in text
+    assert "the opponent’s false claim is an ordinary one" in text
+
+
+def test_the_faq_covers_a_closer_who_reaches_66_and_never_claims(english):
+    text = english["faq.md"]
+    assert "never reaches" not in text
+    assert "What if the closer never claims correctly?" in text
+    assert "even if the closer reached 66 points" in text
+    assert "closer’s rules" not in text and "by the rules of the closed hand" in text
+
+
+def test_the_higher_total_belongs_to_the_winner(english):
+    text = english["examples/06-last-trick.md"]
+    assert "the higher total, and wins" not in text
+    assert "A has 68 and B has 62: A has the higher total and wins the hand." in text
+
+
+def test_a_claim_may_follow_a_marriage(english):
+    text = english["examples/04-exchange-then-marriage.md"]
+    assert "the next step is the lead" not in text
+    assert "after a marriage, only a claim or the lead can follow" in text
+
+
+def test_strategy_states_strict_play_whole_and_has_no_comma_splice(english):
+    text = english["strategy.md"]
+    assert "scores nothing, you must" not in text
+    assert "must follow suit from now on" not in text
+    assert "already safe" not in text
+    assert "from now on your opponent must follow suit, and beat the card led if able" in text
+
+
+def test_the_house_rules_are_not_a_relative(english):
+    text = english["variants/house-rules.md"]
+    assert "relative of Mariage" not in text
+    assert "as the longer rule pages play it" in text
+    assert "relative of Mariage" in english["variants/schnapsen.md"]
+
+
+def test_no_unsourced_three_hands_in_a_row(english):
+    assert not any("three hands in a row" in text for text in english.values())
+
+
+def test_marriages_need_a_trick_but_do_not_come_from_one(english):
+    text = english["tutorial/06-card-and-game-points.md"]
+    assert "marriages and the last trick bonus all come from" not in text
+    assert "a marriage can be declared only after winning a trick" in text
+
+
+def test_misdeal_and_hand_end_statements_are_exact(english):
+    assert "A misdeal is dealt again" not in english["quick-reference.md"]
+    assert "After a misdeal, the same dealer deals again." in english["quick-reference.md"]
+    assert "won by claiming" not in english["history.md"]
+    assert "a claim needs 66 points" in english["history.md"]
+
+
+MOVE = re.compile(r"\b[AB] (play|exchange|close|marriage|claim|pass)\b")
+KEY = "Moves are written as the engine reads them"
+
+
+def _first_move(text: str) -> int | None:
+    """Where the first move in the engine's notation shows: in a code block or a code span."""
+    fenced, offset = False, 0
+    for line in text.splitlines(keepends=True):
+        if line.lstrip().startswith("```"):
+            fenced = not fenced
+        spans = [line] if fenced else re.findall(r"`[^`]*`", line)
+        for span in spans:
+            move = MOVE.search(span)
+            if move:
+                return offset + line.index(span) + move.start()
+        offset += len(line)
+    return None
+
+
+def test_each_example_page_keys_the_notation_before_its_first_move(site):
+    pages = {k: v for k, v in site.items() if k[1].startswith("examples/") and k[1] != "examples/index.md"}
+    assert pages
+    keyed = 0
+    for (lang, path), text in pages.items():
+        first = _first_move(text)
+        if lang != "en":
+            continue
+        if first is None:
+            assert KEY not in text, path
+        else:
+            assert KEY in text and text.index(KEY) < first, path
+            assert text.count(KEY) == 1, path
+            keyed += 1
+    assert keyed >= 10
+
+
+def test_lists_and_percentages_follow_the_page_language(site):
+    assert "take out the 6, 5, 4, 3 and 2 of every suit" in site[("en", "at-the-table.md")]
+    assert "6, 5, 4, 3 y 2" in site[("es", "at-the-table.md")]
+    assert "Also known as: Schnapser, Snapszer, Šnapsr and Šnops." in site[("en", "variants/schnapsen.md")]
+    assert "| 100% |" in site[("en", "translation-status.md")]
+    assert "| 100\u00a0% |" in site[("fr", "translation-status.md")]
+    assert "| 100 % |" not in site[("fr", "translation-status.md")]
+
+
+def test_a_generated_cell_says_with_only_once(english):
+    row = next(line for line in english["variants/schnapsen.md"].split(" | Exchange | ")[1:2])
+    assert "while 3 or more cards remain in the open stock" in row
+    assert "with 3 or more cards in the stock" not in row
+
+
+def test_the_glossary_names_the_languages_in_the_page_language(site):
+    assert "| English | Spanish | Portuguese | French | Italian |" in site[("en", "glossary.md")]
+    assert "| Inglés | Español | Portugués | Francés | Italiano |" in site[("es", "glossary.md")]
+
+
+def test_the_glossary_defines_play_a_trump_and_discard(english):
+    text = english["glossary.md"]
+    assert '<dt id="play-a-trump">play a trump</dt>' in text
+    assert '<dt id="discard">discard</dt>' in text

@@ -79,7 +79,7 @@ def test_the_status_page_prints_the_counts_and_the_percentage(tmp_path):
     _catalog(tmp_path, others=True)
     page = next(p for p in render_site(SiteSource(locales=tmp_path))
                 if p.lang == "en" and p.path == "translation-status.md")
-    assert "| Français (`fr`) | 2 | 1 | 2 | 40 % |" in page.text
+    assert "| Français (`fr`) | 2 | 1 | 2 | 40% |" in page.text
 
 
 def test_stale_pages_are_removed_and_unchanged_ones_left_alone(tmp_path):

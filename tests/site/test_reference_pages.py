@@ -31,7 +31,7 @@ def test_the_figures_are_the_profiles():
     pages = _english()
     # 4 aces x 11 + 4 tens x 10 = 84 of 120 (R1); 52 - 32 = 20 cards taken out (2 to 6).
     assert "These 8 cards hold 84 of the 120 card points" in pages["strategy.md"]
-    assert "take out the 6, 5, 4, 3, 2 of every suit: 20 cards in all" in pages["at-the-table.md"]
+    assert "take out the 6, 5, 4, 3 and 2 of every suit: 20 cards in all" in pages["at-the-table.md"]
     card = pages["quick-reference.md"]
     assert "| Card points | 11 | 10 | 4 | 3 | 2 | 0 | 0 | 0 |" in card
     assert "120 card points in all, 84 of them in the aces and tens" in card

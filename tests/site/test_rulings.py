@@ -39,8 +39,9 @@ def test_the_english_statement_of_every_ruling_is_the_profiles():
     for ruling in profile.rulings:
         assert statements[ruling.id] == profile.ruling(ruling.id), ruling.id
     # Read by hand from rules/mariage.yaml: the numbers are filled in, not typed.
-    assert statements["R15"] == ("A correct claim (66 or more) scores 1, 2 if the opponent has "
-                                 "fewer than 33, 3 if the opponent has no trick.")
+    assert statements["R15"] == ("A correct claim (66 or more) ends the hand and scores 1 if the "
+                                 "opponent has 33 points or more, 2 if fewer but at least one "
+                                 "trick, 3 if no trick.")
 
 
 def test_a_changed_profile_value_reaches_the_statement(profile_with):
