@@ -23,7 +23,7 @@ if TYPE_CHECKING:
 from .engine.errors import MariageError, SourceError
 from .engine.notation import Record, iter_records, open_records, replay, solve_record
 from .engine.profile import find_profile, load_profile
-from .site.doctests import EXAMPLE_TIMEOUT, DoctestWorker
+from .site import EXAMPLE_TIMEOUT
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -189,6 +189,7 @@ def _examples(project, profile, names: Sequence[str], timeout: float) -> int:
 
     source = SiteSource.of(project, profile)
     chosen = [e for e in all_examples(project.examples, profile) if not names or e.name in names]
+    from .site.doctests import DoctestWorker
     with DoctestWorker(timeout) as worker:
         failed = sum(not _verify_one(source, example, worker) for example in chosen)
     unknown = set(names) - {e.name for e in chosen}
@@ -222,7 +223,8 @@ def _results(command: str, files: Sequence[str], profile) -> int:
             with _records(name) as records:
                 for record in records:
                     result = run(record.data, profile)
-                    status = max(status, 1) if "error" in result else status
+                    if "error" in result:
+                        status = max(status, 1)
                     write(result)
                     if name == "-":          # a stream: its reader waits for each line
                         flush()
@@ -237,22 +239,32 @@ def _results(command: str, files: Sequence[str], profile) -> int:
 _encode_into = msgspec.json.Encoder().encode_into
 
 
+OUTPUT_BLOCK = 1 << 16      # bytes of results gathered before one write to standard output
+
+
 def _output() -> tuple[Callable[[dict], None], Callable[[], None], int]:
-    """write(result) as one UTF-8 JSON line on standard output, flush(), and status 0. Lines go
-    to the binary stream when there is one (a test's StringIO has none)."""
+    """write(result) as one UTF-8 JSON line on standard output, flush(), and status 0. Lines
+    are gathered into blocks of OUTPUT_BLOCK bytes (one system call each, where a pipe would
+    otherwise take one per 8 KB) and go to the binary stream when there is one (a test's
+    StringIO has none). flush() writes what is gathered: after each record read from a stream,
+    before an error message, and at the end."""
     sys.stdout.flush()
     stream = getattr(sys.stdout, "buffer", None)
-    line = bytearray()
+    block = bytearray()
 
     def write(result: dict) -> None:
-        _encode_into(result, line)
-        line.append(10)
-        if stream is not None:
-            stream.write(line)
-        else:
-            sys.stdout.write(line.decode("utf-8"))
+        _encode_into(result, block, -1)         # appended to the block
+        block.append(10)
+        if len(block) >= OUTPUT_BLOCK:
+            flush()
 
     def flush() -> None:
+        if block:
+            if stream is not None:
+                stream.write(block)
+            else:
+                sys.stdout.write(block.decode("utf-8"))
+            block.clear()
         if stream is not None:
             stream.flush()
         sys.stdout.flush()

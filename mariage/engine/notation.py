@@ -10,7 +10,6 @@ from __future__ import annotations
 import io
 import json
 from contextlib import contextmanager
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, BinaryIO, Iterator
 
@@ -21,16 +20,25 @@ from .errors import MariageError, RecordError, SourceError
 from .game import Game
 from .hand import Hand
 from .profile import Profile, default_profile
-from .solver import OpenStockError, solve
 
 HAND_KEYS = {"dealer", "deck", "actions"}
 GAME_KEYS = {"first_dealer", "hands"}
 
 
-@dataclass
 class Record:
-    data: Any
-    source: str           # "file:line" where the record starts
+    """One record read from a file, and where it starts ("file:line")."""
+
+    __slots__ = ("data", "name", "line")
+
+    def __init__(self, data: Any, name: str, line: int) -> None:
+        self.data, self.name, self.line = data, name, line
+
+    @property
+    def source(self) -> str:
+        return f"{self.name}:{self.line}"
+
+    def __repr__(self) -> str:
+        return f"Record({self.data!r}, {self.source!r})"
 
 
 def read_records(text: str, name: str) -> list[Record]:
@@ -53,14 +61,14 @@ def iter_records(stream: BinaryIO, name: str) -> Iterator[Record]:
             return
         except bounded.BadInput as exc:
             raise SourceError(name, f"unreadable JSON: {exc}", line=1) from None
-        yield Record(data, f"{name}:1")
+        yield Record(data, name, 1)
         yield from _json_lines(stream, name)
         return
     text = _text(first + _rest(stream, name), name, 1)
     try:
         for data, line in bounded.load_all(text):
             if data is not None:
-                yield Record(data, f"{name}:{line}")
+                yield Record(data, name, line)
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         raise SourceError(name, f"unreadable YAML: {getattr(exc, 'problem', None) or exc}",
@@ -74,6 +82,31 @@ def _read_line(stream: BinaryIO, name: str, number: int) -> bytes:
         raise SourceError(name, f"a line longer than {bounded.MAX_LINE >> 20} MB", line=number,
                           hint="a record is a few kilobytes; is this the right file?")
     return line
+
+
+def _lines(stream: BinaryIO, name: str, first: int = 2) -> Iterator[bytes]:
+    """The rest of a stream's lines (numbered from `first`), read in blocks of what is there
+    (read1: a pipe's reader gets each line as soon as it is written), none longer than
+    bounded.MAX_LINE."""
+    limit, number, rest = bounded.MAX_LINE, first, b""
+    read = getattr(stream, "read1", stream.read)
+    while block := read(1 << 16):
+        lines = (rest + block).split(b"\n") if rest else block.split(b"\n")
+        rest = lines.pop()
+        for line in lines:
+            if len(line) >= limit:
+                _too_long(name, number)
+            number += 1
+            yield line
+        if len(rest) >= limit:
+            _too_long(name, number)
+    if rest:
+        yield rest
+
+
+def _too_long(name: str, number: int) -> None:
+    raise SourceError(name, f"a line longer than {bounded.MAX_LINE >> 20} MB", line=number,
+                      hint="a record is a few kilobytes; is this the right file?")
 
 
 def _rest(stream: BinaryIO, name: str) -> bytes:
@@ -93,7 +126,7 @@ def _text(data: bytes, name: str, first_line: int) -> str:
 
 def _json_document(data: bytes, name: str) -> Record:
     try:
-        return Record(bounded.json_loads(_text(data, name, 1)), f"{name}:1")
+        return Record(bounded.json_loads(_text(data, name, 1)), name, 1)
     except json.JSONDecodeError as exc:
         raise SourceError(name, f"unreadable JSON: {exc.msg} (column {exc.colno})",
                           line=exc.lineno, hint="fix the JSON syntax") from None
@@ -103,9 +136,9 @@ def _json_document(data: bytes, name: str) -> Record:
 
 def _json_lines(stream: BinaryIO, name: str) -> Iterator[Record]:
     number = 1
-    while line := _read_line(stream, name, number + 1):
+    for line in _lines(stream, name):
         number += 1
-        if not line.strip():
+        if not line or line.isspace():
             continue
         try:
             data = bounded.json_record(line)
@@ -117,7 +150,7 @@ def _json_lines(stream: BinaryIO, name: str) -> Iterator[Record]:
                               hint="write one JSON record per line") from None
         except bounded.BadInput as exc:
             raise SourceError(name, f"unreadable JSON Lines record: {exc}", line=number) from None
-        yield Record(data, f"{name}:{number}")
+        yield Record(data, name, number)
 
 
 class ReplayError(MariageError):
@@ -207,6 +240,7 @@ def replay(data: Any, profile: Profile | None = None) -> dict[str, Any]:
 def solve_record(data: Any, profile: Profile | None = None) -> dict[str, Any]:
     """Perfect play from a hand record's last position: {"winner", "game_points", "line"}, or
     an error object as replay() gives."""
+    from .solver import OpenStockError, solve      # only `mariage solve` needs the solver
     try:
         if isinstance(data, dict) and "hands" in data:
             raise ReplayError("solve reads hand records: give the hand to solve on its own, "

@@ -3,3 +3,5 @@
 It reads the project (profile, catalogs, templates, examples) and asks the engine for every
 number it prints; the engine never imports it.
 """
+
+EXAMPLE_TIMEOUT = 30.0      # seconds for all doctests of one page (doctests.DoctestWorker)

@@ -21,9 +21,10 @@ import time
 from pathlib import Path
 from typing import Any
 
+from . import EXAMPLE_TIMEOUT
+
 from ..engine.errors import MariageError
 
-EXAMPLE_TIMEOUT = 30.0                 # seconds for all doctests of one page
 WORKER_MEMORY = 1 << 30                # bytes of address space for the worker
 STARTUP_TIMEOUT = 120.0
 
