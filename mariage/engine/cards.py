@@ -67,6 +67,10 @@ class Deck:
         self.stronger = [self.suit_mask[i // n] & ((1 << i) - 1) for i in range(self.size)]
         self.full = (1 << self.size) - 1
         self.bit = [1 << i for i in range(self.size)]     # bit[i] == 1 << i, for sum(map(...))
+        # beats[trump][led][card]: whether card, answering led, takes the trick (R6)
+        self.beats = [[[(self.stronger[led] >> card & 1 == 1) if self.suit_of[card] == self.suit_of[led]
+                        else self.suit_of[card] == trump for card in range(self.size)]
+                       for led in range(self.size)] for trump in range(len(self.suits))]
 
     def parse(self, text: object) -> int:
         found = self.by_text.get(text) if isinstance(text, str) else None

@@ -15,7 +15,7 @@ from __future__ import annotations
 from typing import Any, Callable, Iterable, Sequence
 
 from .actions import VERBS, Action
-from .cards import Card, bits, mask_of
+from .cards import Card, bits, deck_for, mask_of
 from .errors import IllegalActionError
 from .lead import LeadOptions
 from .outcome import Outcome
@@ -138,21 +138,38 @@ class Hand(LeadOptions, TrickPlay):
         # (a lead option, a play after a marriage, a refusal, a Card or Action object) goes
         # through apply(), which gives the ruling's error; the locals are stored before and
         # read again after. tests/engine/test_fast_path.py holds the two paths to one result.
-        plays, deck, log = plays_of(self.profile), self.deck, self.log
+        deck, log = self.deck, self.log
+        find: Callable[[Any], Any] = _known_actions(self.profile).get
+        record = log.append
         held, stock, won, pending = self._held, self._stock, self._won, self._pending
         card_points, tricks = self._card_points, self._tricks
         suit_of, stronger, suit_mask, points = deck.suit_of, deck.stronger, deck.suit_mask, deck.points
-        trump, must_beat = self.trump, self.profile.options.strict_play_must_beat
-        trumps = suit_mask[trump]
-        led, leader, last, number = self._led, self._leader, self._last_winner, self.trick_number
+        options = self.profile.options
+        trump, must_beat = self.trump, options.strict_play_must_beat
+        waiting = options.marriage_before_trick != "forbidden"  # R12 option: bonuses may wait
+        trumps, beats = suit_mask[trump], deck.beats[trump]
+        led, leader, number = self._led, self._leader, self.trick_number
         slow = self._outcome is not None or self._marriage_suit is not None
         drawing, stepped = self._closer is None, self._step != 0
         try:
             for action in actions:
-                known = plays.get(action) if type(action) is str else None
+                try:
+                    known = find(action)
+                except TypeError:                                # unhashable: apply() says why
+                    known = None
                 if known is not None and not slow:
-                    seat, card, parsed = known
-                    bit = 1 << card
+                    seat, card, bit, parsed = known
+                    if card < 0:                                 # a lead option, or a claim
+                        self._store(led, leader, number)
+                        if led is not None or seat != leader:
+                            self.apply(action)                   # R5, or only on lead: raises
+                        else:
+                            bit(self, seat, parsed.arg)          # its _do_ method: may raise
+                            record(parsed)
+                        led, leader, number = self._led, self._leader, self.trick_number
+                        slow = self._outcome is not None or self._marriage_suit is not None
+                        drawing, stepped = self._closer is None, self._step != 0
+                        continue
                     mine = held[seat]
                     if mine & bit and (seat == leader if led is None else seat != leader):
                         if led is None:                          # a lead (R5)
@@ -160,42 +177,46 @@ class Hand(LeadOptions, TrickPlay):
                             led = card
                             if stepped:
                                 self._step, stepped = 0, False
-                            log.append(parsed)
+                            record(parsed)
                             continue
-                        if not (drawing and stock):              # R9: strict play
-                            same = mine & suit_mask[suit_of[led]]
+                        if drawing and stock:                    # R7: any card
+                            draw, allowed = True, bit
+                        else:                                    # R9: strict play
+                            draw, same = False, mine & suit_mask[suit_of[led]]
                             if same:
                                 allowed = ((same & stronger[led]) or same) if must_beat else same
                             else:
                                 allowed = (mine & trumps) or mine
-                        else:
-                            allowed = bit
                         if allowed & bit:
                             held[seat] = mine ^ bit
-                            suit = suit_of[card]                 # R6: who takes the trick
-                            winner = seat if (stronger[led] >> card & 1 if suit == suit_of[led]
-                                              else suit == trump) else leader
+                            winner = seat if beats[led][card] else leader   # R6
                             won[winner] |= (1 << led) | bit
                             card_points[winner] += points[led] + points[card]
                             tricks[winner] += 1
-                            if pending[winner]:                  # R12 option: now it counts
+                            if waiting and pending[winner]:      # R12 option: now it counts
                                 self._bonus[winner] += pending[winner]
                                 pending[winner] = 0
-                            led, leader, last = None, winner, winner
+                            led, leader = None, winner
                             number += 1
-                            if drawing and stock:                # R8: the winner draws first
+                            if draw:                             # R8: the winner draws first
                                 held[winner] |= 1 << stock.pop()
                                 held[winner ^ 1] |= 1 << stock.pop()
-                            log.append(parsed)
+                            record(parsed)
                             continue
-                self._led, self._leader, self._last_winner, self.trick_number = led, leader, last, number
+                self._store(led, leader, number)
                 self.apply(action)
-                led, leader, last, number = self._led, self._leader, self._last_winner, self.trick_number
+                led, leader, number = self._led, self._leader, self.trick_number
                 slow = self._outcome is not None or self._marriage_suit is not None
                 drawing, stepped = self._closer is None, self._step != 0
         finally:
-            self._led, self._leader, self._last_winner, self.trick_number = led, leader, last, number
+            self._store(led, leader, number)
         return self
+
+    def _store(self, led: int | None, leader: int, number: int) -> None:
+        """apply_all's locals back into the hand (a trick played since sets the last winner)."""
+        if number != self.trick_number:
+            self._last_winner = leader
+        self._led, self._leader, self.trick_number = led, leader, number
 
     @staticmethod
     def _lead_ruling(verb: str) -> str:
@@ -224,6 +245,26 @@ class Hand(LeadOptions, TrickPlay):
     def replay(cls, deck: Sequence[str | Card] | str, actions: Iterable[str | Action] = (),
                dealer: str = "A", profile: Profile | None = None) -> "Hand":
         return cls(deck, dealer=dealer, profile=profile).apply_all(actions)
+
+
+_KNOWN: dict[int, tuple[Profile, dict[str, tuple[int, int, Any, Action]]]] = {}
+
+
+def _known_actions(profile: Profile) -> dict[str, tuple[int, int, Any, Action]]:
+    """apply_all's table of every action text a record of this profile can hold, read once:
+    'A play Kh' as (seat, card index, card bit, Action), and a lead option or claim such as
+    'A close' or 'B marriage h' as (seat, -1, its _do_ method, Action)."""
+    entry = _KNOWN.get(id(profile))
+    if entry is None or entry[0] is not profile:
+        table: dict[str, tuple[int, int, Any, Action]] = dict(plays_of(profile))
+        suits = deck_for(profile).suits
+        for seat, player in enumerate(profile.players):
+            for verb, method in _LEAD_VERBS.items():
+                for arg in (suits if verb == "marriage" else [None]):
+                    action = Action(player, verb, arg)
+                    table[str(action)] = (seat, -1, method, action)
+        entry = _KNOWN[id(profile)] = (profile, table)
+    return entry[1]
 
 
 # The lead verbs and where each is done (trick play is dispatched first, being most actions).

@@ -85,15 +85,16 @@ class TrickPlay(Deal):
             held[winner ^ 1] |= 1 << stock.pop()
 
 
-_PLAYS: dict[int, tuple[Profile, dict[str, tuple[int, int, Action]]]] = {}
+_PLAYS: dict[int, tuple[Profile, dict[str, tuple[int, int, int, Action]]]] = {}
 
 
-def plays_of(profile: Profile) -> dict[str, tuple[int, int, Action]]:
-    """Every 'A play Kh' text of a profile, read once: its seat, card index and Action."""
+def plays_of(profile: Profile) -> dict[str, tuple[int, int, int, Action]]:
+    """Every 'A play Kh' text of a profile, read once: its seat, card index, card bit and
+    Action."""
     entry = _PLAYS.get(id(profile))
     if entry is None or entry[0] is not profile:
         deck = deck_for(profile)
-        table = {f"{player} play {card}": (seat, i, Action(player, "play", str(card)))
+        table = {f"{player} play {card}": (seat, i, 1 << i, Action(player, "play", str(card)))
                  for seat, player in enumerate(profile.players) for i, card in enumerate(deck.cards)}
         entry = _PLAYS[id(profile)] = (profile, table)
     return entry[1]
