@@ -62,11 +62,11 @@ class Deal:
 
     def __init__(self, deck: Sequence[str | Card], dealer: str = "A",
                  profile: Profile | None = None) -> None:
-        self.profile = profile or default_profile()
-        self.deck: Deck = deck_for(self.profile)
-        self.players = list(self.profile.players)
-        if dealer not in self.players:
-            raise RecordError(f"unknown dealer {dealer!r}: use {' or '.join(self.players)}")
+        profile = self.profile = profile or default_profile()
+        self.deck: Deck = deck_for(profile)
+        players = self.players = list(profile.players)
+        if dealer not in players:
+            raise RecordError(f"unknown dealer {dealer!r}: use {' or '.join(players)}")
         self.dealer = dealer
         self.order = self._read_deck(deck)
         self._deal()
@@ -74,11 +74,12 @@ class Deal:
     def _read_deck(self, deck: Sequence[str | Card]) -> list[int]:
         if isinstance(deck, str):
             deck = deck.split()
+        table = self.deck
         try:
-            order = list(map(self.deck.by_text.__getitem__, deck))   # type: ignore[arg-type]
+            order = list(map(table.by_text.__getitem__, deck))   # type: ignore[arg-type]
         except (KeyError, TypeError):                   # Card objects, symbols or a mistake
-            order = [self.deck.parse(c) for c in deck]
-        if len(order) != self.deck.size or len(set(order)) != len(order):
+            order = [table.parse(c) for c in deck]
+        if len(order) != table.size or len(set(order)) != len(order):
             seen, dupes = set(), []
             for i in order:
                 if i in seen:
@@ -93,15 +94,18 @@ class Deal:
     def _deal(self) -> None:
         first = self.players.index(self.dealer) ^ 1     # R3: the non-dealer gets the first packet
         to_first, to_second, at, pos = deal_plan(self.profile)
-        bit, order = self.deck.bit, self.order
+        table, order = self.deck, self.order
+        bit = table.bit.__getitem__
         held = [0, 0]
-        held[first] = sum(map(bit.__getitem__, to_first(order)))
-        held[first ^ 1] = sum(map(bit.__getitem__, to_second(order)))
-        self.indicator = self.order[at]
-        self.trump = self.deck.suit_of[self.indicator]
-        self._face_up = self.indicator     # the card lying face up: the 7 after an exchange
+        held[first] = sum(map(bit, to_first(order)))
+        held[first ^ 1] = sum(map(bit, to_second(order)))
+        indicator = self.indicator = self._face_up = order[at]   # face up: the 7 after an exchange
+        self.trump = table.suit_of[indicator]
         # The stock pops from the end: drawing order reversed, the indicator drawn last.
-        self._stock = [self.indicator] + self.order[pos:][::-1]
+        stock = order[pos:]
+        stock.append(indicator)
+        stock.reverse()
+        self._stock = stock
         self._held = held
         self._won = [0, 0]
         self._card_points = [0, 0]

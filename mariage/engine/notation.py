@@ -23,6 +23,7 @@ from .profile import Profile, default_profile
 
 HAND_KEYS = {"dealer", "deck", "actions"}
 GAME_KEYS = {"first_dealer", "hands"}
+_HAND_NEEDS, _GAME_HAND_KEYS, _GAME_HAND_NEEDS = {"dealer", "deck"}, {"deck", "actions"}, {"deck"}
 
 
 class Record:
@@ -172,8 +173,10 @@ def replay_hand(data: Any, dealer: str | None = None, profile: Profile | None = 
     profile = profile or default_profile()
     if not isinstance(data, dict):
         raise ReplayError("a hand record is a mapping with dealer, deck and actions", None)
-    allowed = HAND_KEYS if dealer is None else HAND_KEYS - {"dealer"}
-    _check_keys(data, allowed, required={"deck"} | ({"dealer"} if dealer is None else set()))
+    if dealer is None:
+        _check_keys(data, HAND_KEYS, required=_HAND_NEEDS)
+    else:                                   # a hand of a game record: the game deals
+        _check_keys(data, _GAME_HAND_KEYS, required=_GAME_HAND_NEEDS)
     actions = data.get("actions", [])
     if not isinstance(actions, list) or not isinstance(data["deck"], (list, str)):
         raise ReplayError("'deck' is a list of cards and 'actions' a list of strings", None)
