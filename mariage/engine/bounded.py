@@ -175,7 +175,8 @@ def _bounded_int(text: str) -> int:
     return int(text)
 
 
-_FAST_JSON = msgspec.json.Decoder().decode
+FAST_JSON = msgspec.json.Decoder().decode
+FAST_JSON_ERRORS = (msgspec.DecodeError, msgspec.ValidationError, RecursionError)
 
 
 def json_record(line: bytes) -> Any:
@@ -185,8 +186,8 @@ def json_record(line: bytes) -> Any:
     (more than MAX_DIGITS digits, nested too deeply, the syntax error) the user then reads.
     Undecodable bytes are NotText."""
     try:
-        return _FAST_JSON(line)
-    except (msgspec.DecodeError, msgspec.ValidationError, RecursionError):
+        return FAST_JSON(line)
+    except FAST_JSON_ERRORS:
         return json_loads(decode(line))
 
 

@@ -136,11 +136,15 @@ def _json_document(data: bytes, name: str) -> Record:
 
 
 def _json_lines(stream: BinaryIO, name: str) -> Iterator[Record]:
-    number = 1
+    number, fast = 1, bounded.FAST_JSON
     for line in _lines(stream, name):
         number += 1
-        if not line or line.isspace():
+        try:
+            yield Record(fast(line), name, number)    # the common case, read by msgspec
             continue
+        except bounded.FAST_JSON_ERRORS:
+            if not line or line.isspace():
+                continue
         try:
             data = bounded.json_record(line)
         except bounded.NotText as exc:
