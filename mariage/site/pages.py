@@ -331,8 +331,8 @@ class SiteSource:
         return self._variants
 
     def context(self) -> dict[str, Any]:
-        """Site-wide values: the catalogs' status, the numbers of section 07's example and the
-        score sheet's game."""
+        """Site-wide values: the catalogs' status, the numbers of section 07's example, the
+        score sheet's game and the solver's study of closing (study.py)."""
         from .examples import WORKED_EXAMPLE, claim_summary, read_example
 
         if "catalog_stats" not in self.extra_context:
@@ -352,6 +352,11 @@ class SiteSource:
             from .variants import summaries
 
             self.extra_context["variants"] = summaries(self.profile, self.variants())
+        if "close_study" not in self.extra_context:
+            from .study import STUDY_DEALS, close_study
+
+            self.extra_context["close_study"] = {
+                "deals": STUDY_DEALS, "bands": [b.as_context() for b in close_study(self.profile)]}
         if "worked_example" not in self.extra_context:
             example = read_example(self.examples / f"{WORKED_EXAMPLE}.md", self.profile)
             self.extra_context["worked_example"] = claim_summary(example)
