@@ -116,9 +116,10 @@ def _placeholders(entry: Entry) -> str | None:
         extra = sorted(got - (allowed if entry.plural else want))
         if extra:
             return f"{extra[0]} is not a placeholder of the English text"
-        # a singular form may spell its number out ("une carte")
-        spelled = entry.plural and string is entry.strings[0] and entry.nplurals > 1
-        missing = sorted(want - got) if not spelled else []
+        # Every form keeps its number, the singular too: every number on a page is the profile's
+        # or the engine's and each language's page must state the English page's numbers, and
+        # a singular may also serve 0 (French: "0 levée").
+        missing = sorted(want - got)
         if missing:
             return f"{missing[0]} is missing"
     return None

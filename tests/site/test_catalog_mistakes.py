@@ -183,6 +183,8 @@ MISTAKES = [
             "La carte suivante est l’indicateur", "La carte suivante est l’indicateur", None),
     Mistake("html-entity", msgstr(GLOSSARY, "Glossaire&nbsp;:"), "markup", "&nbsp;", "&amp;nbsp;",
             GLOSSARY),
+    Mistake("singular-spells-its-number", msgstr(STOCK, "pioche : une carte, l’indicateur",
+            form=0), "placeholders", "pioche : une carte", None, None),
     Mistake("plural-form-empty", msgstr(HAND_ENDS, "", form=1), "untranslated",
             'msgstr[0] "La donne prend fin', None, None, strict_fails=False),
 ]
