@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Iterable, Iterator
 
 from .errors import RecordError
-from .profile import Profile
+from .profile import Profile, per_profile
 
 SUIT_SYMBOLS = {"♣": "c", "♦": "d", "♥": "h", "♠": "s"}
 
@@ -122,12 +122,7 @@ def mask_of(indices: Iterable[int]) -> int:
     return mask
 
 
-_DECKS: dict[int, tuple[Profile, Deck]] = {}
-
-
+@per_profile
 def deck_for(profile: Profile) -> Deck:
-    """The Deck of a profile, built once (profiles are immutable; the entry keeps it alive)."""
-    entry = _DECKS.get(id(profile))
-    if entry is None or entry[0] is not profile:
-        entry = _DECKS[id(profile)] = (profile, Deck(profile))
-    return entry[1]
+    """The Deck of a profile, built once."""
+    return Deck(profile)

@@ -6,38 +6,32 @@ from operator import itemgetter
 from typing import Callable, Sequence
 
 from .actions import Action
-from .cards import Card, Deck, deck_for, mask_of
+from .cards import Card, Deck, deck_for
 from .errors import RecordError
 from .outcome import Outcome
-from .profile import Profile, default_profile
+from .profile import Profile, default_profile, per_profile
 
 # Steps of the lead sequence: exchange (1), close (2), marriage (3) go in that order.
 EXCHANGED, CLOSED, MARRIED = 1, 2, 3
 
 
-_PLANS: dict[int, tuple[Profile, tuple[Callable[[list[int]], tuple[int, ...]],
-                                       Callable[[list[int]], tuple[int, ...]], int, int]]] = {}
-
-
+@per_profile
 def deal_plan(profile: Profile) -> tuple[Callable[[list[int]], tuple[int, ...]],
                                          Callable[[list[int]], tuple[int, ...]], int, int]:
     """Where a profile's deal puts each position of the deck (R3), worked out once: a getter of
     the first hand's cards, one of the second's, the indicator's position and the stock's start."""
-    entry = _PLANS.get(id(profile))
-    if entry is None or entry[0] is not profile:
-        hands: tuple[list[int], list[int]] = ([], [])
-        pos, turned, at = 0, profile.deal.indicator_round, None
-        for round_, packet in enumerate(profile.deal.packets):
-            if round_ == turned:                     # the indicator is turned between packets
-                at, pos = pos, pos + 1
-            for seat in (0, 1):
-                hands[seat].extend(range(pos, pos + packet))
-                pos += packet
-        if at is None:
+    hands: tuple[list[int], list[int]] = ([], [])
+    pos, turned, at = 0, profile.deal.indicator_round, None
+    for round_, packet in enumerate(profile.deal.packets):
+        if round_ == turned:                         # the indicator is turned between packets
             at, pos = pos, pos + 1
-        first, second = (_getter(h) for h in hands)
-        entry = _PLANS[id(profile)] = (profile, (first, second, at, pos))
-    return entry[1]
+        for seat in (0, 1):
+            hands[seat].extend(range(pos, pos + packet))
+            pos += packet
+    if at is None:
+        at, pos = pos, pos + 1
+    first, second = (_getter(h) for h in hands)
+    return first, second, at, pos
 
 
 def _getter(positions: list[int]) -> Callable[[list[int]], tuple[int, ...]]:

@@ -19,7 +19,7 @@ from .cards import Card, bits, deck_for, mask_of
 from .errors import IllegalActionError
 from .lead import LeadOptions
 from .outcome import Outcome
-from .profile import Profile
+from .profile import Profile, per_profile
 from .tricks import TrickPlay, plays_of
 
 __all__ = ["Action", "Hand", "VERBS"]
@@ -157,21 +157,14 @@ class Hand(LeadOptions, TrickPlay):
                     known = find(action)
                 except TypeError:                                # unhashable: apply() says why
                     known = None
+                method = None
                 if known is not None and not slow:
                     seat, card, bit, parsed = known
                     if card < 0:                                 # a lead option, or a claim
-                        self._store(led, leader, number)
-                        if led is not None or seat != leader:
-                            self.apply(action)                   # R5, or only on lead: raises
-                        else:
-                            bit(self, seat, parsed.arg)          # its _do_ method: may raise
-                            record(parsed)
-                        led, leader, number = self._led, self._leader, self.trick_number
-                        slow = self._outcome is not None or self._marriage_suit is not None
-                        drawing, stepped = self._closer is None, self._step != 0
-                        continue
-                    mine = held[seat]
-                    if mine & bit and (seat == leader if led is None else seat != leader):
+                        if led is None and seat == leader:       # else apply() says why not
+                            method = bit                         # its _do_ method
+                    elif held[seat] & bit and (seat == leader if led is None else seat != leader):
+                        mine = held[seat]
                         if led is None:                          # a lead (R5)
                             held[seat] = mine ^ bit
                             led = card
@@ -204,7 +197,11 @@ class Hand(LeadOptions, TrickPlay):
                             record(parsed)
                             continue
                 self._store(led, leader, number)
-                self.apply(action)
+                if method is not None:
+                    method(self, seat, parsed.arg)               # may raise, changing nothing
+                    record(parsed)
+                else:
+                    self.apply(action)
                 led, leader, number = self._led, self._leader, self.trick_number
                 slow = self._outcome is not None or self._marriage_suit is not None
                 drawing, stepped = self._closer is None, self._step != 0
@@ -247,24 +244,19 @@ class Hand(LeadOptions, TrickPlay):
         return cls(deck, dealer=dealer, profile=profile).apply_all(actions)
 
 
-_KNOWN: dict[int, tuple[Profile, dict[str, tuple[int, int, Any, Action]]]] = {}
-
-
+@per_profile
 def _known_actions(profile: Profile) -> dict[str, tuple[int, int, Any, Action]]:
     """apply_all's table of every action text a record of this profile can hold, read once:
     'A play Kh' as (seat, card index, card bit, Action), and a lead option or claim such as
     'A close' or 'B marriage h' as (seat, -1, its _do_ method, Action)."""
-    entry = _KNOWN.get(id(profile))
-    if entry is None or entry[0] is not profile:
-        table: dict[str, tuple[int, int, Any, Action]] = dict(plays_of(profile))
-        suits = deck_for(profile).suits
-        for seat, player in enumerate(profile.players):
-            for verb, method in _LEAD_VERBS.items():
-                for arg in (suits if verb == "marriage" else [None]):
-                    action = Action(player, verb, arg)
-                    table[str(action)] = (seat, -1, method, action)
-        entry = _KNOWN[id(profile)] = (profile, table)
-    return entry[1]
+    table: dict[str, tuple[int, int, Any, Action]] = dict(plays_of(profile))
+    suits = deck_for(profile).suits
+    for seat, player in enumerate(profile.players):
+        for verb, method in _LEAD_VERBS.items():
+            for arg in (suits if verb == "marriage" else [None]):
+                action = Action(player, verb, arg)
+                table[str(action)] = (seat, -1, method, action)
+    return table
 
 
 # The lead verbs and where each is done (trick play is dispatched first, being most actions).

@@ -12,9 +12,9 @@ from __future__ import annotations
 import os
 import re
 import string
-from functools import lru_cache
+from functools import lru_cache, wraps
 from pathlib import Path
-from typing import Annotated, Any, Literal, get_args, get_origin, get_type_hints
+from typing import Annotated, Any, Callable, Literal, TypeVar, get_args, get_origin, get_type_hints
 
 import msgspec
 import yaml
@@ -272,6 +272,24 @@ def load_profile(path: str | Path) -> Profile:
         return Profile.from_data(data, source=str(path))
     except msgspec.ValidationError as exc:
         raise _profile_error(path, root, exc) from None
+
+
+T = TypeVar("T")
+
+
+def per_profile(build: Callable[[Profile], T]) -> Callable[[Profile], T]:
+    """build(profile), made once per profile object: the engine's tables (the deck, the deal's
+    positions, the action texts). Profiles are immutable; each entry keeps its profile alive, so
+    its id cannot be reused by another."""
+    cache: dict[int, tuple[Profile, T]] = {}
+
+    @wraps(build)
+    def get(profile: Profile) -> T:
+        entry = cache.get(id(profile))
+        if entry is None or entry[0] is not profile:
+            entry = cache[id(profile)] = (profile, build(profile))
+        return entry[1]
+    return get
 
 
 def find_profile(start: Path | None = None) -> Path:

@@ -110,9 +110,7 @@ class Solver:
         if s.led is None:
             return _State((held[0], held[1]), s.leader, card, s.points, s.tricks, s.pending)
         deck, led = self.deck, s.led
-        beats = (deck.stronger[led] >> card & 1 if deck.suit_of[card] == deck.suit_of[led]
-                 else deck.suit_of[card] == self.hand.trump)
-        winner = seat if beats else s.leader            # R6
+        winner = seat if deck.beats[self.hand.trump][led][card] else s.leader   # R6
         points, tricks, pending = list(s.points), list(s.tricks), list(s.pending)
         points[winner] += deck.points[led] + deck.points[card] + pending[winner]
         pending[winner] = 0

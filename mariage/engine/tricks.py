@@ -67,10 +67,7 @@ class TrickPlay(Deal):
         seat = leader ^ 1
         held[seat] ^= 1 << card
         deck = self.deck
-        suit = deck.suit_of[card]
-        beats = (deck.stronger[led] >> card & 1 if suit == deck.suit_of[led]
-                 else suit == self.trump)
-        winner = seat if beats else leader              # R6
+        winner = seat if deck.beats[self.trump][led][card] else leader   # R6
         self._won[winner] |= (1 << led) | (1 << card)
         self._card_points[winner] += deck.points[led] + deck.points[card]
         self._tricks[winner] += 1
@@ -85,16 +82,8 @@ class TrickPlay(Deal):
             held[winner ^ 1] |= 1 << stock.pop()
 
 
-_PLAYS: dict[int, tuple[Profile, dict[str, tuple[int, int, int, Action]]]] = {}
-
-
 def plays_of(profile: Profile) -> dict[str, tuple[int, int, int, Action]]:
-    """Every 'A play Kh' text of a profile, read once: its seat, card index, card bit and
-    Action."""
-    entry = _PLAYS.get(id(profile))
-    if entry is None or entry[0] is not profile:
-        deck = deck_for(profile)
-        table = {f"{player} play {card}": (seat, i, 1 << i, Action(player, "play", str(card)))
-                 for seat, player in enumerate(profile.players) for i, card in enumerate(deck.cards)}
-        entry = _PLAYS[id(profile)] = (profile, table)
-    return entry[1]
+    """Every 'A play Kh' text of a profile: its seat, card index, card bit and Action."""
+    deck = deck_for(profile)
+    return {f"{player} play {card}": (seat, i, 1 << i, Action(player, "play", str(card)))
+            for seat, player in enumerate(profile.players) for i, card in enumerate(deck.cards)}

@@ -61,9 +61,9 @@ def _play_to_a_close(profile: Profile, cards: list[str],
     the closer and the closer's points at the close; None if no lead ever allowed a close."""
     deck = cards[:]
     rng.shuffle(deck)
-    hand = Hand(deck, dealer=rng.choice(profile.players), profile=profile)
-    chances = []                       # the trick numbers whose lead may close
-    probe = Hand(deck, dealer=hand.dealer, profile=profile)
+    dealer = rng.choice(profile.players)
+    probe = Hand(deck, dealer=dealer, profile=profile)
+    chances = []                       # how many moves were made at each lead that may close
     moves: list[Action] = []
     while not probe.is_over and probe.stock_open:
         actions = probe.legal_actions()
@@ -74,8 +74,7 @@ def _play_to_a_close(profile: Profile, cards: list[str],
         moves.append(move)
     if not chances:
         return None
-    stop = rng.choice(chances)
-    hand.apply_all(moves[:stop])
+    hand = Hand.replay(deck, moves[:rng.choice(chances)], dealer=dealer, profile=profile)
     closer = hand.to_act
     assert closer is not None
     points = hand.points(closer)
