@@ -217,7 +217,7 @@ def _results(command: str, files: Sequence[str], profile) -> int:
     """Replay or solve each record as soon as it is read, one JSON line each (memory does not
     grow with the number of records); 1 if a record erred, 2 if a file could not be read."""
     run = replay if command == "replay" else solve_record
-    write, flush, status = _output()
+    (write, flush), status = _output(), 0
     for name in files:
         try:
             with _records(name) as records:
@@ -242,8 +242,8 @@ _encode_into = msgspec.json.Encoder().encode_into
 OUTPUT_BLOCK = 1 << 16      # bytes of results gathered before one write to standard output
 
 
-def _output() -> tuple[Callable[[dict], None], Callable[[], None], int]:
-    """write(result) as one UTF-8 JSON line on standard output, flush(), and status 0. Lines
+def _output() -> tuple[Callable[[dict], None], Callable[[], None]]:
+    """write(result) as one UTF-8 JSON line on standard output, and flush(). Lines
     are gathered into blocks of OUTPUT_BLOCK bytes (one system call each, where a pipe would
     otherwise take one per 8 KB) and go to the binary stream when there is one (a test's
     StringIO has none). flush() writes what is gathered: after each record read from a stream,
@@ -268,7 +268,7 @@ def _output() -> tuple[Callable[[dict], None], Callable[[], None], int]:
         if stream is not None:
             stream.flush()
         sys.stdout.flush()
-    return write, flush, 0
+    return write, flush
 
 
 @contextmanager
