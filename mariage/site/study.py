@@ -64,17 +64,14 @@ def _play_to_a_close(profile: Profile, cards: list[str],
     dealer = rng.choice(profile.players)
     probe = Hand(deck, dealer=dealer, profile=profile)
     chances = []                       # how many moves were made at each lead that may close
-    moves: list[Action] = []
     while not probe.is_over and probe.stock_open:
         actions = probe.legal_actions()
         if any(a.verb == "close" for a in actions):
-            chances.append(len(moves))
-        move = _move(actions, rng)
-        probe.apply(move)
-        moves.append(move)
+            chances.append(len(probe.log))
+        probe.apply(_move(actions, rng))
     if not chances:
         return None
-    hand = Hand.replay(deck, moves[:rng.choice(chances)], dealer=dealer, profile=profile)
+    hand = Hand.replay(deck, probe.log[:rng.choice(chances)], dealer=dealer, profile=profile)
     closer = hand.to_act
     assert closer is not None
     points = hand.points(closer)
