@@ -40,6 +40,7 @@ from mariage.site.build import publish
 from mariage.site.render.pages import SiteSource
 from mariage.site.read.project import DEFAULT_MIN_TRANSLATED, Project
 from mariage.site import EXAMPLE_TIMEOUT
+from mariage.site.cache import StageCache
 from mariage.site.build.generate import NAV_SECTIONS, check_catalogs, generate, not_found_notes
 
 log = logging.getLogger("mkdocs.plugins.mariage")
@@ -112,7 +113,8 @@ class MariagePlugin(BasePlugin[MariageConfig]):
             # The project is the folder of this mkdocs.yml; its loaded sources go down to every
             # stage, so pages and doctests use this build's profile and catalogs.
             source = SiteSource.of(Project.at(root, self.config.profile, self.config.locales,
-                                              self.config.examples))
+                                              self.config.examples),
+                                   cache=StageCache(root / ".cache"))
             source.min_translated = self.config.min_translated
             source.preview = self._preview(source)
             self._unpublish(config, source)
