@@ -28,6 +28,7 @@ from ..replay.doctests import EXAMPLE_TIMEOUT, DoctestWorker, page_inputs, verif
 from ..replay.examples import WORKED_EXAMPLE, Example, all_examples, claim_summary
 from ..replay.examples import inputs as example_inputs
 from ..render.pages import SiteSource, render_site
+from ..render.replayer_data import replayer_data
 from ..render.rulings import add_rulings_pages
 from ..render.templating import (FALLBACK_CLOSE, FALLBACK_OPEN, RenderedPage, base_context,
                                  error_line, mark_fallbacks, render, template_inputs)
@@ -107,12 +108,13 @@ def render_examples(source: SiteSource, lang: str, examples: list[Example],
     inputs = digest(lang, source.catalog_digest(lang), context,
                     template_inputs(env, "example-run.md.j2", cache=source.cache))
     pages, titles = [], []
+    shared: dict[Any, Any] = {}              # the replayer's faces and labels, per deck
     for example in examples:
         # the example's data is the engine's, from the example's inputs: no need to hash it
         key = digest(inputs, example.name, example.relpath, example_inputs(example),
                      template_inputs(env, body=example.body, cache=source.cache))
         text = source.cache.get("page", key, lambda: _render_example(
-            source, env, lang, context, example, data[example.name]))
+            source, env, lang, context, example, data[example.name], shared))
         pages.append(RenderedPage(lang, f"examples/{example.name}.md", text, example.relpath))
         titles.append((example, _title(text)))
     key = digest(inputs, template_inputs(env, "example-index.md.j2", cache=source.cache),
@@ -124,7 +126,7 @@ def render_examples(source: SiteSource, lang: str, examples: list[Example],
 
 
 def _render_example(source: SiteSource, env: Environment, lang: str, context: dict[str, Any],
-                    example: Example, known: ExampleData) -> str:
+                    example: Example, known: ExampleData, shared: dict[Any, Any]) -> str:
     extra = {"position_at": example.hand, "example": example,
              "claim_summary": known.claim_summary, "replay_steps": known.steps,
              "perfect_play": known.perfect_play}
@@ -136,6 +138,7 @@ def _render_example(source: SiteSource, env: Environment, lang: str, context: di
         except (TemplateError, MariageError, ValueError, TypeError, KeyError) as exc:
             raise SourceError(example.relpath, f"cannot render the example ({lang}): "
                               f"{exc}", line=error_line(exc)) from None
+        extra["replayer_data"] = replayer_data(env, context | extra, known.steps, shared)
         return text + mark_fallbacks(render(env, "example-run.md.j2", context | extra))
 
 

@@ -87,13 +87,14 @@ def site_paths(project: Project) -> dict[str, list[str]]:
         pages[f"templates/{rel}"] = [_url(output_path(rel))]
         texts[f"templates/{rel}"] = template.read_text(encoding="utf-8")
     examples = []
-    for example in sorted(project.examples.glob("*.md")):
+    for example in sorted(p for p in project.examples.glob("*.md") if p.name != "README.md"):
         url = f"/examples/{example.stem}/"
         examples.append(url)
         pages[f"examples/{example.name}"] = [url]
         texts[f"examples/{example.name}"] = example.read_text(encoding="utf-8")
     pages["templates/example-run.md.j2"] = examples
     pages["templates/example-index.md.j2"] = ["/examples/"]
+    pages["mariage/site/render/replayer_data.py"] = examples
     pages["mariage/site/build/generate.py"] = ["the navigation of every page", "/404.html"]
     for partial in sorted(project.templates.glob("_*.j2")):
         users = _users(partial.name, texts, project.templates)
