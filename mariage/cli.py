@@ -98,12 +98,21 @@ def _parser() -> argparse.ArgumentParser:
     ex.add_argument("names", nargs="*", metavar="NAME")
     ex.add_argument("--timeout", type=float, default=EXAMPLE_TIMEOUT, metavar="SECONDS",
                     help=f"time allowed for one page's doctests (default {EXAMPLE_TIMEOUT:g})")
+    gen = commands.add_parser("generate", help="write the verified Markdown of every language, "
+                              "with a plain mkdocs.yml, into OUT (what the build gives MkDocs)")
+    gen.add_argument("out", metavar="OUT", help="a new or empty folder, or an earlier one")
+    gen.add_argument("--timeout", type=float, default=EXAMPLE_TIMEOUT, metavar="SECONDS",
+                     help=f"time allowed for one page's doctests (default {EXAMPLE_TIMEOUT:g})")
     return parser
 
 
 def _run(args: argparse.Namespace) -> int:
     if args.command == "catalogs":
         return _catalogs(_project(args.project), args)
+    if args.command == "generate":
+        project = _project(args.project)
+        return _generate(project, load_profile(args.profile or project.profile), Path(args.out),
+                         args.timeout)
     if args.command == "examples":
         project = _project(args.project)
         return _examples(project, load_profile(args.profile or project.profile), args.names,
@@ -198,6 +207,27 @@ def _examples(project, profile, names: Sequence[str], timeout: float) -> int:
         return 2
     print(f"{len(chosen) - failed} passed, {failed} failed")
     return 1 if failed or not chosen else 0
+
+
+def _generate(project, profile, out: Path, timeout: float) -> int:
+    """The verified Markdown tree and a plain mkdocs.yml, under the project's build lock (the
+    stage cache in .cache/ is shared with `mkdocs build`)."""
+    from .site.build import publish
+    from .site.build.standalone import generate_tree
+    from .site.cache import StageCache
+    from .site.render.pages import SiteSource
+
+    cache = project.root / ".cache"
+    fd = publish.lock(cache, lambda: print("mariage generate: another build of this project is "
+                                           "running; waiting for it to finish", file=sys.stderr))
+    try:
+        source = SiteSource.of(project, profile, cache=StageCache(cache))
+        pages = generate_tree(out, source, timeout=timeout)
+    finally:
+        publish.unlock(fd)
+    print(f"{len(pages)} pages in {len(source.languages())} languages, examples verified, in "
+          f"{out / 'docs'}; build them with `mkdocs build -f {out / 'mkdocs.yml'}`")
+    return 0
 
 
 def _verify_one(source, example, worker) -> bool:
