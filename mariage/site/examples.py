@@ -9,12 +9,11 @@ engine does not produce.
 
 from __future__ import annotations
 
-import doctest
 import re
 from contextvars import ContextVar
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 import yaml
 
@@ -24,11 +23,10 @@ from ..engine.game import Game
 from ..engine.hand import Hand
 from ..engine.notation import ReplayError, replay_hand
 from ..engine.profile import Profile, default_profile, load_profile
-from .doctests import DoctestWorker
+from .doctests import CODE_BLOCK, DoctestWorker
 from .project import Project
 
 FRONT_MATTER = re.compile(r"\A---\n(.*?\n)---\n", re.S)
-CODE_BLOCK = re.compile(r"^```python\n(.*?)^```", re.S | re.M)
 META_KEYS = {"section", "dealer", "deck", "actions"}
 OPTIONAL_KEYS = {"actions", "profile"}       # profile: a variant's file, e.g. rules/variants/schnapsen.yaml
 GAME_KEYS = {"section", "first_dealer", "hands"}      # a game: the hands of other examples, in turn
@@ -198,44 +196,6 @@ def claim_summary(example: Example) -> dict[str, Any]:
             "total": before.points(player), "opponent_points": before.points(other),
             "opponent_tricks": before.tricks(other), "game_points": outcome.game_points,
             "end": outcome.end.value}
-
-
-# ----- running the doctests of a rendered page
-class _Collect(doctest.DocTestRunner):
-    def __init__(self, on_start: Callable[[int], None]) -> None:
-        super().__init__(optionflags=doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE)
-        self.failures_seen: list[str] = []
-        self.on_start = on_start
-
-    def report_start(self, out, test, example):  # noqa: ANN001 - doctest's signature
-        self.on_start(test.lineno + example.lineno + 1)
-
-    def report_failure(self, out, test, example, got):  # noqa: ANN001 - doctest's signature
-        self.failures_seen.append(
-            f"line {test.lineno + example.lineno + 1}: {example.source.strip()} "
-            f"expected {example.want.strip()!r}, got {got.strip()!r}")
-
-    def report_unexpected_exception(self, out, test, example, exc_info):  # noqa: ANN001
-        self.failures_seen.append(
-            f"line {test.lineno + example.lineno + 1}: {example.source.strip()} raised "
-            f"{exc_info[0].__name__}: {exc_info[1]}")
-
-
-def run_doctests(markdown: str, name: str, source: str | None = None,
-                 on_start: Callable[[int], None] = lambda line: None) -> list[str]:
-    """Run every ```python block of a page as a doctest; returns failure messages whose line
-    numbers are those of the block in `source` (the example file) when it is found there.
-    `on_start` hears each statement's line before it runs. Runs in the calling process: the
-    build calls it inside a worker (see `doctests`)."""
-    runner, parser = _Collect(on_start), doctest.DocTestParser()
-    globs: dict[str, object] = {}
-    for match in CODE_BLOCK.finditer(markdown):
-        at = source.find(match.group(1)) if source else -1
-        lineno = (source.count("\n", 0, at) if source and at >= 0
-                  else markdown.count("\n", 0, match.start(1)))
-        test = parser.get_doctest(match.group(1), globs, name, name, lineno)
-        runner.run(test, out=lambda _: None, clear_globs=False)
-    return runner.failures_seen
 
 
 class ExampleFailed(MariageError):

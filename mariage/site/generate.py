@@ -20,7 +20,7 @@ from typing import Any
 from jinja2 import Environment, Template, TemplateError
 from markupsafe import escape
 
-from . import catalogs, replayer
+from . import catalogs, publish, replayer
 from ..engine.errors import MariageError, SourceError
 from .doctests import EXAMPLE_TIMEOUT, DoctestWorker
 from .examples import WORKED_EXAMPLE, Example, all_examples, claim_summary, verify
@@ -172,5 +172,7 @@ def generate(out: Path, source: SiteSource, static: Path | None = None,
     pages = add_rulings_pages(pages, source)                            #    and link citations
     with DoctestWorker(timeout) as worker:
         check_examples(pages, examples, worker)                         # 4. check
-    write_pages(pages, out, static)                                     # 5. write
+    publish.claim(out)                                                  # 5. write
+    write_pages(pages, out, static)
+    publish.mark(out)                # again: write_pages removes what it did not write
     return pages
