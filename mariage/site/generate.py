@@ -82,9 +82,13 @@ class ExampleData:
 
 
 def replay_examples(examples: list[Example]) -> dict[str, ExampleData]:
-    """Stage 2: each example's engine data, once."""
-    return {e.name: ExampleData(replayer.steps(e), replayer.perfect_play(e), _maybe_claim(e))
-            for e in examples}
+    """Stage 2: each example's engine data, once. Each record is replayed through the checked
+    path first (`hand()`, `game()`), so a mistake names the example, the key and the line."""
+    data = {}
+    for e in examples:
+        e.game() if e.is_game else e.hand()
+        data[e.name] = ExampleData(replayer.steps(e), replayer.perfect_play(e), _maybe_claim(e))
+    return data
 
 
 def render_examples(source: SiteSource, lang: str, examples: list[Example],
