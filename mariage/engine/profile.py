@@ -37,12 +37,12 @@ Points = Annotated[int, Meta(ge=0)]
 # Strings that pages print: plain words only, so no profile can put Markdown or HTML (a link,
 # an image, emphasis, an attribute list) on a page. \A...\Z: `$` would allow a final newline.
 _WORDS = r"\A(?:[^\W_]|[ \-'’.,])+\Z"
-_RANK = r"\A(?:[2-9]|10|[AKQJ])\Z"
+_RANK = r"\A(?:[A-Z]|[1-9][0-9]?)\Z"
 _SUIT_CODE = r"\A[a-z]\Z"
 _SYMBOL = r"\A(?:[A-Za-z]|[^\x00-\x7f])\Z"
 _PATTERNS = {
     _WORDS: "plain words (letters, digits, spaces and - ' . , only)",
-    _RANK: "a rank written A, K, Q, J, 10 or 2 to 9",
+    _RANK: "a rank written as one capital letter or a number, such as K or 10",
     _SUIT_CODE: "one lowercase letter",
     _SYMBOL: "one letter or one non-ASCII symbol such as ♣",
     r"\A[^\W_]+\Z": "one word of letters or digits",

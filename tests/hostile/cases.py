@@ -70,8 +70,45 @@ def _sub(old: str, new: str) -> Callable[[str], str]:
     return edit
 
 
+def _edit(name: str, edit: Callable[[str], str]) -> Callable[[Path], None]:
+    def write(project: Path) -> None:
+        path = project / name
+        path.write_text(edit(path.read_text(encoding="utf-8")), encoding="utf-8")
+    return write
+
+
+def _termbase(edit: Callable[[str], str]) -> Callable[[Path], None]:
+    def write(project: Path) -> None:
+        path = project / "locales/fr/termbase.yaml"
+        path.write_text(edit(path.read_text(encoding="utf-8")), encoding="utf-8")
+    return write
+
+
+def _front(edit: Callable[[str], str], source: str = "02-deal.md",
+           name: str = "99-hostile.md") -> Callable[[Path], None]:
+    """A new example: `source`'s file with its text edited."""
+    def write(project: Path) -> None:
+        text = (project / "examples" / source).read_text(encoding="utf-8")
+        (project / "examples" / name).write_text(edit(text), encoding="utf-8")
+    return write
+
+
+def _game(hands: str, first: str = "A") -> Callable[[Path], None]:
+    return _file("examples/99-game.md", f'---\nsection: "06"\nfirst_dealer: {first}\n'
+                 f"hands: {hands}\n---\n# Game\n\n```python\n>>> 1\n1\n```\n")
+
+
+def _both(*writes: Callable[[Path], None]) -> Callable[[Path], None]:
+    def write(project: Path) -> None:
+        for each in writes:
+            each(project)
+    return write
+
+
 CHECK = ["check-profile"]
 PROFILE = "rules/mariage.yaml"
+RANKS = 'ranks: [A, "10", K, Q, J, "9", "8", "7"]'
+TERM = 'trick: {term: "levée",'
 
 CASES = [
     # ----- the rules profile
@@ -109,6 +146,91 @@ CASES = [
          ["/dev/zero", "larger than 128 KB"]),
     Case("L27", "a folder as the profile", ["--profile", "{p}/rules", *CHECK], 2,
          ["cannot read the profile (Is a directory)"]),
+    # ----- the rules profile: values a page prints or the engine parses (review 3)
+    Case("NP1", "a suit code with a trailing newline", CHECK, 2,
+         [PROFILE, ":9:", "deck.suits.0.code", "one lowercase letter"],
+         _profile(_sub("{code: c, name: clubs", '{code: "c\\n", name: clubs'))),
+    Case("NP2", "a lowercase rank", CHECK, 2, [PROFILE, "deck.ranks.0", "one capital letter or a number"],
+         _profile(lambda t: _sub(RANKS, RANKS.replace("[A,", "[a,"))(_sub("{A: 11,", "{a: 11,")(t)))),
+    Case("NP3", "an empty rank", CHECK, 2, [PROFILE, "deck.ranks.7", "a rank written"],
+         _profile(_sub(RANKS, RANKS.replace('"7"]', '""]')))),
+    Case("NP3b", "a rank with a space", CHECK, 2, [PROFILE, "deck.ranks.7", "a rank written"],
+         _profile(_sub(RANKS, RANKS.replace('"7"]', '"7 7"]')))),
+    Case("NP3c", "a rank ending in a suit letter", CHECK, 2, [PROFILE, "deck.ranks.7", "a rank written"],
+         _profile(_sub(RANKS, RANKS.replace('"7"]', '"7h"]')))),
+    Case("NP21", "a key given twice through a merge key", CHECK, 2, [PROFILE, "merge keys (<<)"],
+         _profile(_sub("\nthresholds:\n", "\nthresholds:\n  <<: {claim: 10}\n"))),
+    Case("NP28", "a suit symbol that is Markdown", CHECK, 2,
+         [PROFILE, "deck.suits.0.symbol", "non-ASCII symbol"], _profile(_sub('symbol: "♣"', 'symbol: "|"'))),
+    Case("NP28b", "a bidi control as a suit symbol", CHECK, 2,
+         [PROFILE, "deck.suits.0.symbol", "visible symbol"],
+         _profile(_sub('symbol: "♣"', 'symbol: "\\u202e"'))),
+    Case("NP5", "Markdown in a variant's names", ["--profile", "{p}/rules/variants/sixty-six.yaml", *CHECK], 2,
+         ["sixty-six.yaml:9", "names.0", "plain words"],
+         _edit("rules/variants/sixty-six.yaml", _sub("names: [Sixty-Six,", 'names: ["[x](javascript:alert(3))",'))),
+    Case("NP7", "a link as a suit name", CHECK, 2, [PROFILE, "deck.suits.0.name", "plain words"],
+         _profile(_sub("name: clubs", 'name: "[x](javascript:alert(7))"'))),
+    Case("NB1/NP11", "an attribute of a profile value as a ruling placeholder", CHECK, 2,
+         [PROFILE, "rulings.1.text", "the profile has no name.upper"],
+         _profile(_sub("the deal alternates every hand", "the deal {name.upper} alternates"))),
+    Case("NB1b", "the profile's own path as a ruling placeholder", CHECK, 2,
+         [PROFILE, "rulings.1.text", "the profile has no source"],
+         _profile(_sub("the deal alternates every hand", "the deal {source} alternates"))),
+    # ----- the `mariage` command's options
+    Case("NL23", "a NaN time limit", ["examples", "--timeout", "nan", "02-deal"], 2,
+         ["--timeout", "more than 0"]),
+    Case("NL23b", "an infinite time limit", ["examples", "--timeout", "inf", "02-deal"], 2,
+         ["--timeout", "at most 3600"]),
+    Case("NL23c", "a negative time limit", ["examples", "--timeout", "-1", "02-deal"], 2,
+         ["--timeout", "more than 0"]),
+    Case("NL24b", "a project folder that does not exist", ["--project", "/nonexistent", "catalogs", "check"], 2,
+         ["/nonexistent", "no mkdocs.yml"]),
+    # ----- termbases (what translators edit)
+    Case("NT1", "an attribute list in a term", ["catalogs", "check", "fr"], 2,
+         ["termbase.yaml:2", "trick.term", "no markup"],
+         _termbase(_sub(TERM, 'trick: {term: "levée {: onmouseover=alert(1) }",'))),
+    Case("NT1b", "a zero-width space in a term", ["catalogs", "check", "fr"], 2,
+         ["termbase.yaml:2", "trick.term", "invisible"],
+         _termbase(_sub(TERM, 'trick: {term: "lev\\u200bée",'))),
+    Case("NT2", "an invalid UTF-8 byte in a termbase", ["catalogs", "check", "fr"], 2,
+         ["termbase.yaml:2", "not UTF-8"],
+         lambda p: (p / "locales/fr/termbase.yaml").write_bytes(
+             (p / "locales/fr/termbase.yaml").read_bytes().replace("levée".encode(), b"lev\xff", 1))),
+    Case("NT4", "a 5 MB termbase", ["catalogs", "check", "fr"], 2, ["termbase.yaml", "larger than 64 KB"],
+         _termbase(lambda t: t + "padding: [" + "1, " * ((5 << 20) // 3) + "1]\n")),
+    Case("NT6", "a key given twice inside a concept", ["catalogs", "check", "fr"], 2,
+         ["termbase.yaml:2", "duplicate key 'term'"],
+         _termbase(_sub(TERM, 'trick: {term: "levée", term: "pli",'))),
+    # ----- worked examples: front matter and file names
+    Case("NE19d", "actions: null", ["examples", "99-hostile"], 2,
+         ["examples/99-hostile.md:12", "actions", "a list of actions"],
+         _front(_sub("actions: []", "actions: null"))),
+    Case("NE30", "an unknown first dealer", ["examples", "99-game"], 2,
+         ["examples/99-game.md:3", "first_dealer", "A or B"], _game("[05-closing-fails]", first="C")),
+    Case("NE15", "a game naming itself", ["examples", "99-game"], 2,
+         ["examples/99-game.md:4", "cannot name itself"], _game("[99-game]")),
+    Case("NE16", "a game naming a file outside examples/", ["examples", "99-game"], 2,
+         ["examples/99-game.md:4", "hands"], _game("[../../t/ne16x]")),
+    Case("NE17", "a game without hands", ["examples", "99-game"], 2,
+         ["examples/99-game.md:4", "at least one"], _game("[]")),
+    Case("NE13b", "a profile outside the project", ["examples", "99-hostile"], 2,
+         ["examples/99-hostile.md:2", "no file /etc/hostname.yaml in the project"],
+         _front(lambda t: t.replace("dealer: A", "profile: /etc/hostname.yaml\ndealer: A", 1))),
+    Case("NE18a", "an example file name holding Markdown and newlines", ["examples"], 2,
+         ["file name is letters, digits"],
+         _front(lambda t: t, name="02-deal.md)\n\n[pwn](javascript:alert(1))\n\n(x.md")),
+    Case("NE18b", "a hidden example file", ["examples"], 2, [".hidden.md", "file name is letters"],
+         _front(lambda t: t, name=".hidden.md")),
+    Case("NE27", "8 MB of front matter", ["examples", "99-hostile"], 2,
+         ["examples/99-hostile.md", "larger than 256 KB"],
+         _file("examples/99-hostile.md", '---\nsection: "02"\ndealer: A\ndeck: [' + "Ac, " * (2 << 20) + "Ac]\n---\n")),
+    Case("NE28b", "a record that stops after a close and one trick", ["examples", "99-hostile"], 1,
+         ["examples/99-hostile.md", "stops before the hand ends"],
+         _front(lambda t: t[:t.index("  - B play 10d")] + "---\n# Stop\n\n```python\n>>> 1\n1\n```\n",
+                source="05-closing.md")),
+    Case("E4", "a deck with a card twice names the example", ["examples", "99-hostile"], 1,
+         ["examples/99-hostile.md", "R1/R4"],
+         _front(lambda t: t.replace("deck: [Kc,", "deck: [Kc, Kc,", 1))),
     # ----- the `replay` command
     Case("L1", "deeply nested JSON", ["replay", "{p}/deep.json"], 2,
          ["deep.json:1", "nested too deeply"], _file("deep.json", "[" * 100000 + "]" * 100000)),
@@ -155,7 +277,7 @@ CASES = [
          ["examples/99-hostile.md (en), line 17", "did not finish within 3 s"],
          _example("# Hang\n\n```python\n>>> while True: pass\n```\n")),
     Case("E1", "a doctest that kills its process", ["examples", "99-hostile"], 1,
-         ["examples/99-hostile.md (en), line 17", "ended the worker process"],
+         ["examples/99-hostile.md (en), line 17", "ended its process"],
          _example("# Exit\n\n```python\n>>> import os; os._exit(3)\n```\n")),
     Case("E1m", "a doctest that exhausts memory", ["examples", "99-hostile"], 1,
          ["examples/99-hostile.md (en), line 17", "MemoryError"],
