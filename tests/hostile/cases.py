@@ -228,6 +228,11 @@ CASES = [
          ["examples/99-hostile.md", "stops before the hand ends"],
          _front(lambda t: t[:t.index("  - B play 10d")] + "---\n# Stop\n\n```python\n>>> 1\n1\n```\n",
                 source="05-closing.md")),
+    Case("NE21", "an example patching doctest's checker still fails on a wrong number",
+         ["examples", "99-hostile"], 1,
+         ["examples/99-hostile.md (en), line 19", "expected '68', got '58'"],
+         _example("# Patch\n\n```python\n>>> import doctest\n>>> doctest.OutputChecker."
+                  "check_output = lambda self, want, got, flags: True\n>>> 28 + 30\n68\n```\n")),
     Case("E4", "a deck with a card twice names the example", ["examples", "99-hostile"], 1,
          ["examples/99-hostile.md", "R1/R4"],
          _front(lambda t: t.replace("deck: [Kc,", "deck: [Kc, Kc,", 1))),
