@@ -141,6 +141,7 @@ class MariagePlugin(BasePlugin[MariageConfig]):
         self._built = self._failed = False
         self._source: SiteSource | None = None
         self._docs_dir: str | None = None
+        self._config: MkDocsConfig | None = None
 
     def on_startup(self, *, command: str, dirty: bool) -> None:
         self._command = command
@@ -194,6 +195,7 @@ class MariagePlugin(BasePlugin[MariageConfig]):
         self._scratch = publish.scratch(cache)
         self._publication = publish.prepare(Path(config.site_dir), self._scratch)
         config.site_dir = str(self._publication.build_dir)
+        self._config = config
         return self._scratch / "docs"
 
     @event_priority(-200)   # after static-i18n's own on_post_page
@@ -223,8 +225,6 @@ class MariagePlugin(BasePlugin[MariageConfig]):
             return
         if self._not_found is not None:
             (Path(config.site_dir) / "404.html").write_text(self._not_found, encoding="utf-8")
-        if self._command == "gh-deploy" and self._publication is not None:
-            publish.unmark(self._publication)    # gh-deploy pushes this folder as it is
         if self._docs_dir is not None:
             # `mkdocs serve` watches docs_dir after the build: the sources, not the generated
             # tree, whose rewrite would trigger a second rebuild
@@ -240,14 +240,17 @@ class MariagePlugin(BasePlugin[MariageConfig]):
         try:
             if self._publication is not None and self._built and not self._failed:
                 self._publish(self._publication)
+                if self._config is not None:
+                    # gh-deploy runs after this: it pushes the complete site just published
+                    self._config.site_dir = str(self._publication.target)
             elif self._publication is not None:
                 log.info("mariage: the build failed; the previous site is kept")
         finally:
             publish.discard(self._publication)
             if self._scratch is not None:
                 shutil.rmtree(self._scratch, ignore_errors=True)
-            if self._lock is not None:
-                publish.unlock(self._lock)
+            if self._lock is not None and self._command != "gh-deploy":
+                publish.unlock(self._lock)   # gh-deploy's is freed at exit, after the push
             self._lock = self._scratch = self._publication = None
 
     @staticmethod

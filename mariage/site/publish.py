@@ -184,10 +184,6 @@ def discard(publication: Publication | None) -> None:
         shutil.rmtree(publication.build_dir, ignore_errors=True)
 
 
-def unmark(publication: Publication) -> None:
-    """Take the marker out of a finished build folder that is handed on as it is (gh-deploy)."""
-    (publication.build_dir / OWNER).unlink(missing_ok=True)
-
 
 def _writable(folder: Path) -> bool:
     try:
