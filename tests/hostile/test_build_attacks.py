@@ -22,8 +22,8 @@ from mkdocs.exceptions import Abort, PluginError
 from helpers import with_plugin_options
 from mariage.engine.errors import MariageError, SourceError
 from mariage.engine.profile import default_profile
-from mariage.site import publish
-from mariage.site.doctests import DoctestWorker
+from mariage.site.build import publish
+from mariage.site.replay.doctests import DoctestWorker
 from mariage_mkdocs.mariage_site import MariagePlugin, _check_site_url
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -121,7 +121,7 @@ class _Source:
 
 
 def test_NC6_the_translated_description_reaches_the_theme_escaped(monkeypatch):
-    from mariage.site import interface
+    from mariage.site.render import interface
 
     plugin, i18n = MariagePlugin(), _I18n()
     monkeypatch.setattr(interface, "theme_strings", lambda source: {})
@@ -221,7 +221,7 @@ def test_NB6_the_generated_folder_must_be_the_builds_own(tmp_path):
 
 def test_NB20_a_build_waits_a_bounded_time_then_names_the_holder(tmp_path):
     holder = subprocess.Popen([sys.executable, "-c", (
-        "import sys, time; from pathlib import Path; from mariage.site import publish; "
+        "import sys, time; from pathlib import Path; from mariage.site.build import publish; "
         f"publish.lock(Path({str(tmp_path)!r})); print('held', flush=True); time.sleep(30)")],
         stdout=subprocess.PIPE, text=True)
     try:

@@ -5,9 +5,9 @@ itself so that every comparison passes. So the work is split three ways:
 
 - the build (this process) parses each page's doctests and, at the end, compares what each
   statement printed with what the page expects (doctest's OutputChecker): the only verdict;
-- a supervisor process (`python -m mariage.site.doctests`), started with an empty environment,
-  never runs example code: it forks one child per page and relays that child's results,
-  within a byte limit, a time limit and a count of the statements it was sent;
+- a supervisor process (`python -m mariage.site.replay.doctests`), started with an empty
+  environment, never runs example code: it forks one child per page and relays that child's
+  results, within a byte limit, a time limit and a count of the statements it was sent;
 - the child runs the page's statements, in a session of its own with standard streams on
   /dev/null, under a memory cap, and reports only what each one printed or raised.
 
@@ -27,7 +27,6 @@ import doctest
 import io
 import json
 import os
-import re
 import resource
 import selectors
 import signal
@@ -39,16 +38,15 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Iterator
 
-from . import EXAMPLE_TIMEOUT, seconds
-
-from ..engine.errors import MariageError
+from .. import EXAMPLE_TIMEOUT, seconds
+from ...engine.errors import MariageError
+from .examples import CODE_BLOCK, Example
 
 WORKER_MEMORY = 1 << 30                # bytes of address space for a page's child
 STARTUP_TIMEOUT = 120.0
 GRACE = 10.0                           # s the build waits beyond a page's limit for the supervisor
 MAX_OUTPUT = 64 << 10                  # characters kept of one statement's output
 MAX_REPLY = 8 << 20                    # bytes a child may send for one page
-CODE_BLOCK = re.compile(r"^```python\n(.*?)^```", re.S | re.M)
 FLAGS = doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE
 _PR_SET_CHILD_SUBREAPER = 36
 
@@ -167,7 +165,7 @@ class DoctestWorker:
         if self._proc is None:
             # An empty environment: a token in the builder's environment is neither in the
             # supervisor's nor in its parent's (see examples/README.md for what remains).
-            self._proc = subprocess.Popen([sys.executable, "-m", "mariage.site.doctests"],
+            self._proc = subprocess.Popen([sys.executable, "-m", "mariage.site.replay.doctests"],
                                           stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                           bufsize=0, env=_clean_env(), start_new_session=True)
             self._buffer = bytearray()
@@ -227,8 +225,7 @@ def _kill_group(pid: int) -> None:
 
 def _serve() -> None:
     """The supervisor's loop: one request in, the child's progress and one result out."""
-    from ..engine.profile import Profile
-    from . import examples  # noqa: F401 - imported once, before the forks that use it
+    from ...engine.profile import Profile
 
     ctypes.CDLL(None, use_errno=True).prctl(_PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0)
     out = sys.stdout.buffer
@@ -328,7 +325,8 @@ def _descendants() -> Iterator[int]:
             except OSError:
                 continue
             parents[int(entry)] = int(fields[1])
-    below, frontier = set(), {me}
+    below: set[int] = set()
+    frontier = {me}
     while frontier:
         frontier = {pid for pid, parent in parents.items() if parent in frontier} - below
         below |= frontier
@@ -403,6 +401,27 @@ def _run_one(code: str, globs: dict[str, Any]) -> dict[str, Any]:
     finally:
         sys.stdout = saved
     return {"got": captured.getvalue()[:MAX_OUTPUT], "raised": raised}
+
+
+# ----------------------------------------------------------------- the build's check of a page
+
+class ExampleFailed(MariageError):
+    pass
+
+
+def verify(example: Example, markdown: str, lang: str, worker: DoctestWorker) -> None:
+    """Fail, naming the example, the language and the line, if a doctest of the page fails;
+    the doctests run in `worker`, under this build's profile and within its time limit."""
+    if not CODE_BLOCK.search(markdown):
+        raise ExampleFailed(f"{example.relpath} ({lang}): the example has no doctest")
+    failures = worker.run(markdown, f"{example.relpath} ({lang})", example.body,
+                          example.path.parent, example.profile)
+    if failures:
+        raise ExampleFailed(f"{example.relpath} ({lang}), {failures[0]}"
+                            + (f" (and {len(failures) - 1} more)" if len(failures) > 1 else ""))
+
+if __name__ == "__main__":
+    _serve()
 
 
 if __name__ == "__main__":

@@ -17,16 +17,16 @@ from typing import Any
 
 import yaml
 
-from ..engine import bounded
-from ..engine.errors import MariageError, SourceError
-from ..engine.game import Game
-from ..engine.hand import Hand
-from ..engine.notation import ReplayError, read_records, replay_hand
-from ..engine.profile import Profile, default_profile, load_profile
-from .doctests import CODE_BLOCK, DoctestWorker
-from .project import Project
+from ...engine import bounded
+from ...engine.errors import MariageError, SourceError
+from ...engine.game import Game
+from ...engine.hand import Hand
+from ...engine.notation import ReplayError, read_records, replay_hand
+from ...engine.profile import Profile, default_profile, load_profile
+from ..read.project import Project
 
 FRONT_MATTER = re.compile(r"\A---\n(.*?\n)---\n", re.S)
+CODE_BLOCK = re.compile(r"^```python\n(.*?)^```", re.S | re.M)
 META_KEYS = {"section", "dealer", "deck", "actions"}
 OPTIONAL_KEYS = {"actions", "profile"}       # profile: a variant's file, e.g. rules/variants/schnapsen.yaml
 GAME_KEYS = {"section", "first_dealer", "hands"}      # a game: the hands of other examples, in turn
@@ -253,17 +253,3 @@ def claim_summary(example: Example) -> dict[str, Any]:
             "end": outcome.end.value}
 
 
-class ExampleFailed(MariageError):
-    pass
-
-
-def verify(example: Example, markdown: str, lang: str, worker: DoctestWorker) -> None:
-    """Fail, naming the example, the language and the line, if a doctest of the page fails;
-    the doctests run in `worker`, under this build's profile and within its time limit."""
-    if not CODE_BLOCK.search(markdown):
-        raise ExampleFailed(f"{example.relpath} ({lang}): the example has no doctest")
-    failures = worker.run(markdown, f"{example.relpath} ({lang})", example.body,
-                          example.path.parent, example.profile)
-    if failures:
-        raise ExampleFailed(f"{example.relpath} ({lang}), {failures[0]}"
-                            + (f" (and {len(failures) - 1} more)" if len(failures) > 1 else ""))

@@ -9,10 +9,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..engine.actions import Action
-from ..engine.hand import Hand
-from ..engine.solver import solve
-from ..engine.errors import SourceError
+from ...engine.actions import Action
+from ...engine.hand import Hand
+from ...engine.solver import solve
+from ...engine.errors import SourceError
 from .examples import Example
 
 

@@ -29,7 +29,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable
 
-from ..engine.errors import SourceError
+from ...engine.errors import SourceError
 
 LOCK = "build.lock"
 OWNER = ".mariage-build"          # the marker of a folder a build created and may remove
