@@ -15,10 +15,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import yaml
-
 from ...engine import bounded
-from ...engine.errors import MariageError, SourceError
+from ...engine.errors import SourceError
 from ...engine.game import Game
 from ...engine.hand import Hand
 from ...engine.notation import ReplayError, read_records, replay_hand
