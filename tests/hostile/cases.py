@@ -233,6 +233,17 @@ CASES = [
          ["examples/99-hostile.md (en), line 19", "expected '68', got '58'"],
          _example("# Patch\n\n```python\n>>> import doctest\n>>> doctest.OutputChecker."
                   "check_output = lambda self, want, got, flags: True\n>>> 28 + 30\n68\n```\n")),
+    Case("NE7", "the narrative reading a file through the example's path", ["examples", "99-hostile"], 1,
+         ["examples/99-hostile.md", "cannot render the example (en)", "has no attribute 'path'"],
+         _example('# Files\n\n{{ example.path.parent.joinpath("/etc/passwd").read_text() }}\n\n'
+                  "```python\n>>> 1\n1\n```\n")),
+    Case("NE7b", "the narrative reaching the profile through a position", ["examples", "99-hostile"], 1,
+         ["examples/99-hostile.md", "cannot render the example (en)", "unsafe"],
+         _example("# Profile\n\n{{ position_at(0).profile.source }}\n\n```python\n>>> 1\n1\n```\n")),
+    Case("NE8", "the narrative writing a file through a path", ["examples", "99-hostile"], 1,
+         ["examples/99-hostile.md", "cannot render the example (en)"],
+         _example('# Write\n\n{{ example.path.parent.joinpath("NE8_PWNED").write_text("x") }}\n\n'
+                  "```python\n>>> 1\n1\n```\n")),
     Case("E4", "a deck with a card twice names the example", ["examples", "99-hostile"], 1,
          ["examples/99-hostile.md", "R1/R4"],
          _front(lambda t: t.replace("deck: [Kc,", "deck: [Kc, Kc,", 1))),

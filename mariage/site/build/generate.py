@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from jinja2 import Environment, Template, TemplateError
-from markupsafe import escape
+from markupsafe import Markup, escape
 
 from ...engine.errors import MariageError, SourceError
 from . import publish
@@ -104,7 +104,7 @@ def render_examples(source: SiteSource, lang: str, examples: list[Example],
     with source.language(lang):
         for example in examples:
             known = data[example.name]
-            extra = {"position_at": example.hand, "example": example,
+            extra = {"position_at": example.hand, "example": example.as_context(),
                      "claim_summary": known.claim_summary, "replay_steps": known.steps,
                      "perfect_play": known.perfect_play}
             if example.variant:                 # its narrative's numbers are its profile's
@@ -117,7 +117,8 @@ def render_examples(source: SiteSource, lang: str, examples: list[Example],
             text += mark_fallbacks(render(env, "example-run.md.j2", context | extra))
             pages.append(RenderedPage(lang, f"examples/{example.name}.md", text,
                                       example.relpath))
-            titles.append((example, _title(text)))
+            # the heading as rendered: translations in it are escaped already
+            titles.append((example.as_context(), Markup(_title(text))))
         index = mark_fallbacks(render(env, "example-index.md.j2", context | {"examples": titles}))
     pages.append(RenderedPage(lang, "examples/index.md", index, "templates/example-index.md.j2"))
     return pages

@@ -10,7 +10,9 @@ import unicodedata
 from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass
-from pathlib import Path
+from io import IOBase
+from pathlib import Path, PurePath
+from types import ModuleType
 from typing import Any, Callable, Iterator
 
 from babel import Locale
@@ -105,8 +107,32 @@ def mark_fallbacks(markdown: str) -> str:
     return "\n".join(lines)
 
 
+# What a template may never hold or reach: objects that open files or lead to modules.
+_HANDLES = (PurePath, ModuleType, IOBase, Profile)
+
+
+class DataSandbox(SandboxedEnvironment):
+    """Jinja's sandbox, plus: no attribute of a path, module, file or profile object, nor any
+    attribute whose value is one. Templates get data (dicts, lists, strings, numbers) and the
+    engine's positions; an example's narrative cannot open, read or write a file through them."""
+
+    def is_safe_attribute(self, obj: Any, attr: str, value: Any) -> bool:
+        if isinstance(obj, _HANDLES) or isinstance(value, _HANDLES):
+            return False
+        return super().is_safe_attribute(obj, attr, value)
+
+
+# Characters Python-Markdown reads as markup and lets a backslash escape (tables adds |).
+_MARKDOWN = re.compile(r"([\\`*_{}\[\]()#+!|])")
+
+
+def plain(value: Any) -> Markup:
+    """A profile string shown as text: Markdown marks escaped, then HTML."""
+    return Markup(escape(_MARKDOWN.sub(r"\\\1", str(value))))
+
+
 def environment(search_path: list[Path]) -> Environment:
-    env = SandboxedEnvironment(
+    env = DataSandbox(
         loader=FileSystemLoader([str(p) for p in search_path]),
         extensions=["jinja2.ext.i18n"], autoescape=True, undefined=StrictUndefined,
         keep_trailing_newline=True, lstrip_blocks=True)
@@ -117,6 +143,7 @@ def environment(search_path: list[Path]) -> Environment:
     env.filters["striptags"] = striptags   # keeps a translation's no-break spaces
     env.filters["format_list"] = format_list
     env.filters["format_percent"] = format_percent
+    env.filters["plain"] = plain
     return env
 
 
@@ -168,8 +195,7 @@ def language_name(lang: str, in_lang: str | None = None) -> str:
 
 
 def base_context(profile: Profile, lang: str, languages: list[str]) -> dict[str, Any]:
-    return {"rules": profile.as_context(), "lang": lang, "languages": languages,
-            "profile": profile}
+    return {"rules": profile.as_context(), "lang": lang, "languages": languages}
 
 
 def render(env: Environment, template: str, context: dict[str, Any]) -> str:

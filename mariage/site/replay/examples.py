@@ -69,6 +69,12 @@ class Example:
             self._refuse("actions", "'actions' is a list of actions such as 'A play Kh' "
                          "(write [] for none)")
 
+    def as_context(self) -> dict[str, Any]:
+        """The example as templates see it: plain values only (no path, no profile object)."""
+        return {"name": self.name, "relpath": self.relpath, "section": self.section,
+                "is_game": self.is_game, "variant": self.variant,
+                "actions": [] if self.is_game else self.actions, "meta": dict(self.meta)}
+
     def _refuse(self, key: str, message: str) -> None:
         raise SourceError(self.relpath, message, line=self._line_of(key), key=key)
 
