@@ -77,6 +77,17 @@ def _edit(name: str, edit: Callable[[str], str]) -> Callable[[Path], None]:
     return write
 
 
+def _po(msgid: str, msgstr: str) -> Callable[[Path], None]:
+    """The French catalog with `msgid` translated as `msgstr` (PO escapes written as in PO)."""
+    def write(project: Path) -> None:
+        path = project / "locales/fr/LC_MESSAGES/messages.po"
+        text = path.read_text(encoding="utf-8")
+        at = text.index(f'msgid "{msgid}"')
+        start, end = text.index("msgstr", at), text.index("\n", text.index("msgstr", at))
+        path.write_text(text[:start] + f'msgstr "{msgstr}"' + text[end:], encoding="utf-8")
+    return write
+
+
 def _termbase(edit: Callable[[str], str]) -> Callable[[Path], None]:
     def write(project: Path) -> None:
         path = project / "locales/fr/termbase.yaml"
@@ -105,8 +116,19 @@ def _both(*writes: Callable[[Path], None]) -> Callable[[Path], None]:
     return write
 
 
+def _po_bytes(old: bytes, new: bytes) -> Callable[[Path], None]:
+    def write(project: Path) -> None:
+        path = project / "locales/fr/LC_MESSAGES/messages.po"
+        data = path.read_bytes()
+        assert old in data
+        path.write_bytes(data.replace(old, new, 1))
+    return write
+
+
 CHECK = ["check-profile"]
 PROFILE = "rules/mariage.yaml"
+FR_CHECK = ["catalogs", "check", "fr", "--errors-only"]
+FR_PO = "locales/fr/LC_MESSAGES/messages.po:"
 RANKS = 'ranks: [A, "10", K, Q, J, "9", "8", "7"]'
 TERM = 'trick: {term: "levée",'
 
@@ -176,6 +198,31 @@ CASES = [
     Case("NB1b", "the profile's own path as a ruling placeholder", CHECK, 2,
          [PROFILE, "rulings.1.text", "the profile has no source"],
          _profile(_sub("the deal alternates every hand", "the deal {source} alternates"))),
+    # ----- catalogs: characters, size and markup a translator can add (review 3)
+    Case("NC16", "a NUL byte in a msgstr", FR_CHECK, 1, [FR_PO, "[characters] holds U+0000"],
+         _po_bytes(b'msgstr "Glossaire"', b'msgstr "Gloss\x00aire"')),
+    Case("NC15", "carriage returns as line breaks", FR_CHECK, 1, [FR_PO, "[characters] holds U+000D"],
+         _po("Glossary", "Glossaire\\r\\r# Titre inject\u00e9")),
+    Case("NC10", "a zero-width space as a heading", FR_CHECK, 1, [FR_PO, "U+200B (zero width space)"],
+         _po("Frequently asked questions", "\u200b")),
+    Case("NC11", "a right-to-left override around a number", FR_CHECK, 1,
+         [FR_PO, "U+202E (right-to-left override)"],
+         _po("Glossary", "Glossaire \u202e120\u202c")),
+    Case("NC4", "underscore emphasis", FR_CHECK, 1, [FR_PO, "[markup] adds an underscore"],
+         _po("Glossary", "__Glossaire__")),
+    Case("NC5", "a trailing backslash", FR_CHECK, 1, [FR_PO, "[markup] adds a backslash"],
+         _po("Frequently asked questions", "Questions fr\u00e9quentes\\\\")),
+    Case("C25", "a 5 MB msgstr", FR_CHECK, 1, [FR_PO, "[size] the translation is 5,242,889 characters"],
+         _po("Verify it yourself", "V\u00e9rifiez " + "x" * (5 << 20))),
+    Case("C25b", "a 50 MB catalog", FR_CHECK, 1, [FR_PO, "larger than 8 MB"],
+         _po("Verify it yourself", "x" * (50 << 20))),
+    Case("NC13", "a placeholder repeated 65,000 times", FR_CHECK, 1, [FR_PO, "[size]"],
+         _po("One best continuation, in the record notation: %(line)s.",
+             "Une suite : " + "%(line)s" * 65000 + ".")),
+    Case("NC13b", "a placeholder repeated 50 times", FR_CHECK, 1,
+         [FR_PO, "[size] %(line)s is used 50 times"],
+         _po("One best continuation, in the record notation: %(line)s.",
+             "Une suite : " + "%(line)s" * 50 + ".")),
     # ----- the `mariage` command's options
     Case("NL23", "a NaN time limit", ["examples", "--timeout", "nan", "02-deal"], 2,
          ["--timeout", "more than 0"]),
