@@ -223,6 +223,8 @@ CASES = [
          [FR_PO, "[size] %(line)s is used 50 times"],
          _po("One best continuation, in the record notation: %(line)s.",
              "Une suite : " + "%(line)s" * 50 + ".")),
+    Case("NL31", "a catalog for the source language", ["catalogs", "init", "en"], 2,
+         ["en is the source language"]),
     # ----- the `mariage` command's options
     Case("NL23", "a NaN time limit", ["examples", "--timeout", "nan", "02-deal"], 2,
          ["--timeout", "more than 0"]),
@@ -291,6 +293,19 @@ CASES = [
          ["examples/99-hostile.md", "cannot render the example (en)"],
          _example('# Write\n\n{{ example.path.parent.joinpath("NE8_PWNED").write_text("x") }}\n\n'
                   "```python\n>>> 1\n1\n```\n")),
+    Case("NE9", "a narrative looping 10^8 times", ["examples", "--timeout", "3", "99-hostile"], 1,
+         ["examples/99-hostile.md", "cannot render the example (en)", "did not finish within 3 s"],
+         _example("# Loop\n\n{% for i in range(10000) %}{% for j in range(10000) %}{% endfor %}"
+                  "{% endfor %}\n\n```python\n>>> 1\n1\n```\n")),
+    Case("NE9b", "a narrative looping 10^10 times", ["examples", "99-hostile"], 1,
+         ["examples/99-hostile.md", "range() has at most 10,000 items"],
+         _example("# Loop\n\n{% for i in range(100000) %}{% endfor %}\n\n```python\n>>> 1\n1\n```\n")),
+    Case("NE10", "a narrative making a 3 GB string", ["examples", "99-hostile"], 1,
+         ["examples/99-hostile.md", "at most 10,000 items"],
+         _example('# Big\n\n{{ ("x" * 3000000000)|length }}\n\n```python\n>>> 1\n1\n```\n')),
+    Case("NE11", "a narrative including itself", ["examples", "99-hostile"], 1,
+         ["examples/99-hostile.md", "cannot render the example (en)"],
+         _example('# Self\n\n{% include "examples/99-hostile.md" %}\n\n```python\n>>> 1\n1\n```\n')),
     Case("E4", "a deck with a card twice names the example", ["examples", "99-hostile"], 1,
          ["examples/99-hostile.md", "R1/R4"],
          _front(lambda t: t.replace("deck: [Kc,", "deck: [Kc, Kc,", 1))),

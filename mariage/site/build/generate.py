@@ -29,7 +29,7 @@ from ..replay.examples import WORKED_EXAMPLE, Example, all_examples, claim_summa
 from ..render.pages import SiteSource, render_site
 from ..render.rulings import add_rulings_pages
 from ..render.templating import (FALLBACK_CLOSE, FALLBACK_OPEN, RenderedPage, base_context,
-                                 error_line, mark_fallbacks, render)
+                                 error_line, mark_fallbacks, render, time_limit)
 from ..render.variants import render_variants
 
 _ = lambda message: message  # noqa: E731 - marks navigation titles for extraction
@@ -95,9 +95,11 @@ def replay_examples(examples: list[Example]) -> dict[str, ExampleData]:
 
 
 def render_examples(source: SiteSource, lang: str, examples: list[Example],
-                    data: dict[str, ExampleData]) -> list[RenderedPage]:
+                    data: dict[str, ExampleData],
+                    timeout: float = EXAMPLE_TIMEOUT) -> list[RenderedPage]:
     """Stage 3, for the examples: each example's page in `lang`, and the examples' index. An
-    example needs no site-wide values, so one can be checked under any profile."""
+    example needs no site-wide values, so one can be checked under any profile. A narrative
+    gets `timeout` s to render, as its doctests do."""
     env, languages = source.environment(), source.languages()
     context = base_context(source.profile, lang, languages)
     pages, titles = [], []
@@ -110,10 +112,14 @@ def render_examples(source: SiteSource, lang: str, examples: list[Example],
             if example.variant:                 # its narrative's numbers are its profile's
                 extra["rules"] = example.profile.as_context()
             try:
-                text = mark_fallbacks(_template(env, example.body).render(context | extra))
+                with time_limit(timeout):
+                    text = mark_fallbacks(_template(env, example.body).render(context | extra))
             except (TemplateError, MariageError, ValueError, TypeError, KeyError) as exc:
                 raise SourceError(example.relpath, f"cannot render the example ({lang}): "
                                   f"{exc}", line=error_line(exc)) from None
+            except RecursionError:
+                raise SourceError(example.relpath, f"cannot render the example ({lang}): it "
+                                  "includes itself or nests too deeply") from None
             text += mark_fallbacks(render(env, "example-run.md.j2", context | extra))
             pages.append(RenderedPage(lang, f"examples/{example.name}.md", text,
                                       example.relpath))
@@ -146,7 +152,8 @@ def verify_examples(source: SiteSource, example: Example, worker: DoctestWorker)
     data = replay_examples([example])
     languages = source.languages()
     for lang in languages:
-        check_examples(render_examples(source, lang, [example], data), [example], worker)
+        check_examples(render_examples(source, lang, [example], data, worker.timeout),
+                       [example], worker)
     return len(languages)
 
 
@@ -175,7 +182,7 @@ def generate(out: Path, source: SiteSource, static: Path | None = None,
     data = replay_examples(examples)                                   # 2. the engine, once
     pages = render_site(source)                                         # 3. render every language
     for lang in source.languages():
-        pages += render_examples(source, lang, examples, data)
+        pages += render_examples(source, lang, examples, data, timeout)
         pages += render_variants(source, lang, examples)
     pages = add_rulings_pages(pages, source)                            #    and link citations
     with DoctestWorker(timeout) as worker:

@@ -154,6 +154,10 @@ def init(project: Project, lang: str) -> Path:
     if not checks.known_language(lang):
         raise SourceError(project.locales, f"{lang!r} is not a language code Babel knows",
                           hint="use a code such as de, pl or pt_BR")
+    if lang == catalogs.SOURCE_LANGUAGE:
+        raise SourceError(project.locales, f"{lang} is the source language: its text is the "
+                          "templates' own, and a catalog of it would be ignored",
+                          hint="start a catalog for another language, e.g. de")
     path = catalogs.po_path(lang, project.locales)
     if path.exists():
         raise SourceError(path, "this catalog already exists; init would overwrite every "

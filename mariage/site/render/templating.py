@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import html
 import re
+import signal
+import threading
 import unicodedata
 from contextlib import contextmanager
 from contextvars import ContextVar
@@ -21,10 +23,11 @@ from babel.numbers import format_percent as babel_format_percent
 from babel.support import NullTranslations
 from jinja2 import (Environment, FileSystemLoader, StrictUndefined, TemplateError,
                     TemplateSyntaxError, UndefinedError, pass_context)
+from jinja2.exceptions import SecurityError
 from jinja2.sandbox import SandboxedEnvironment
 from markupsafe import Markup, escape
 
-from ...engine.errors import SourceError
+from ...engine.errors import MariageError, SourceError
 from ...engine.profile import Profile
 
 
@@ -111,15 +114,72 @@ def mark_fallbacks(markdown: str) -> str:
 _HANDLES = (PurePath, ModuleType, IOBase, Profile)
 
 
+MAX_ITEMS = 10_000          # a range() or a repeated string or list in a template
+MAX_EXPONENT = 64
+
+
 class DataSandbox(SandboxedEnvironment):
     """Jinja's sandbox, plus: no attribute of a path, module, file or profile object, nor any
     attribute whose value is one. Templates get data (dicts, lists, strings, numbers) and the
-    engine's positions; an example's narrative cannot open, read or write a file through them."""
+    engine's positions; an example's narrative cannot open, read or write a file through them.
+    Sizes are bounded too: range() and `*` on strings and lists make at most MAX_ITEMS items,
+    `**` takes exponents up to MAX_EXPONENT."""
+
+    intercepted_binops = frozenset(["*", "**"])
+
+    def __init__(self, **options: Any) -> None:
+        super().__init__(**options)
+        self.globals["range"] = _bounded_range
 
     def is_safe_attribute(self, obj: Any, attr: str, value: Any) -> bool:
         if isinstance(obj, _HANDLES) or isinstance(value, _HANDLES):
             return False
         return super().is_safe_attribute(obj, attr, value)
+
+    def call_binop(self, context: Any, operator: str, left: Any, right: Any) -> Any:
+        if operator == "*":
+            for items, count in ((left, right), (right, left)):
+                if (isinstance(items, (str, list, tuple)) and isinstance(count, int)
+                        and len(items) * count > MAX_ITEMS):
+                    raise SecurityError(f"a template may repeat a string or list to at most "
+                                        f"{MAX_ITEMS:,} items")
+        if operator == "**" and isinstance(right, (int, float)) and abs(right) > MAX_EXPONENT:
+            raise SecurityError(f"a template's exponents are at most {MAX_EXPONENT}")
+        return super().call_binop(context, operator, left, right)
+
+
+RENDER_TIMEOUT = 30.0      # seconds to render one example's narrative in one language
+
+
+class RenderTimeout(MariageError):
+    pass
+
+
+@contextmanager
+def time_limit(seconds: float = RENDER_TIMEOUT) -> Iterator[None]:
+    """Stop the block with RenderTimeout after `seconds` (a narrative's loops run in the build's
+    own process). Only the main thread can take the alarm; elsewhere the block runs unbounded."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def expire(signum: int, frame: Any) -> None:
+        raise RenderTimeout(f"it did not finish within {seconds:g} s; a narrative must not loop")
+
+    previous = signal.signal(signal.SIGALRM, expire)
+    signal.setitimer(signal.ITIMER_REAL, seconds)
+    try:
+        yield
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
+
+
+def _bounded_range(*args: int) -> range:
+    items = range(*args)
+    if len(items) > MAX_ITEMS:
+        raise SecurityError(f"a template's range() has at most {MAX_ITEMS:,} items")
+    return items
 
 
 # Characters Python-Markdown reads as markup and lets a backslash escape (tables adds |).
