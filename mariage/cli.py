@@ -23,7 +23,7 @@ if TYPE_CHECKING:
 from .engine.errors import MariageError, SourceError
 from .engine.notation import Record, iter_records, open_records, replay, solve_record
 from .engine.profile import find_profile, load_profile
-from .site import EXAMPLE_TIMEOUT
+from .site import EXAMPLE_TIMEOUT, seconds
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -96,7 +96,7 @@ def _parser() -> argparse.ArgumentParser:
     ex = commands.add_parser("examples", help="render each worked example in every language "
                                               "and run its doctests, as the build does")
     ex.add_argument("names", nargs="*", metavar="NAME")
-    ex.add_argument("--timeout", type=float, default=EXAMPLE_TIMEOUT, metavar="SECONDS",
+    ex.add_argument("--timeout", type=_seconds, default=EXAMPLE_TIMEOUT, metavar="SECONDS",
                     help=f"time allowed for one page's doctests (default {EXAMPLE_TIMEOUT:g})")
     gen = commands.add_parser("generate", help="write the verified Markdown of every language, "
                               "with a plain mkdocs.yml, into OUT (what the build gives MkDocs)")
@@ -104,6 +104,13 @@ def _parser() -> argparse.ArgumentParser:
     gen.add_argument("--timeout", type=float, default=EXAMPLE_TIMEOUT, metavar="SECONDS",
                      help=f"time allowed for one page's doctests (default {EXAMPLE_TIMEOUT:g})")
     return parser
+
+
+def _seconds(text: str) -> float:
+    try:
+        return seconds(text, "--timeout")
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
 
 
 def _run(args: argparse.Namespace) -> int:
@@ -126,9 +133,12 @@ def _run(args: argparse.Namespace) -> int:
 
 
 def _project(folder: str | None):
-    from .site.read.project import Project
+    from .site.read.project import CONFIG, Project
 
-    return Project.at(Path(folder)) if folder else Project.find()
+    if folder and not (Path(folder) / CONFIG).is_file():
+        raise SourceError(folder, f"no {CONFIG} in this folder: --project names the folder of a "
+                          "Mariage project", hint="check the path")
+    return Project.find(Path(folder)) if folder else Project.find()
 
 
 _LANGUAGE_CODE = re.compile(r"[a-z]{2,3}(_[A-Z]{2})?")

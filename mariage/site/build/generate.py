@@ -18,9 +18,10 @@ from pathlib import Path
 from typing import Any
 
 from jinja2 import Environment, Template, TemplateError
-from markupsafe import escape
+from markupsafe import Markup, escape
 
 from ...engine.errors import MariageError, SourceError
+from . import publish
 from ..read import catalogs
 from ..replay import replayer
 from ..cache import StageCache, digest
@@ -31,7 +32,8 @@ from ..render.pages import SiteSource, render_site
 from ..render.replayer_data import replayer_data
 from ..render.rulings import add_rulings_pages
 from ..render.templating import (FALLBACK_CLOSE, FALLBACK_OPEN, RenderedPage, base_context,
-                                 error_line, mark_fallbacks, render, template_inputs)
+                                 error_line, mark_fallbacks, render, template_inputs,
+                                 time_limit)
 from ..render.variants import render_variants
 
 _ = lambda message: message  # noqa: E731 - marks navigation titles for extraction
@@ -94,15 +96,20 @@ def replay_examples(examples: list[Example],
 
 
 def _replay(example: Example) -> ExampleData:
+    # the record goes through the checked path first (`hand()`, `game()`), so a mistake names
+    # the example, the key and the line
+    example.game() if example.is_game else example.hand()
     return ExampleData(replayer.steps(example), replayer.perfect_play(example),
                        _maybe_claim(example))
 
 
 def render_examples(source: SiteSource, lang: str, examples: list[Example],
-                    data: dict[str, ExampleData]) -> list[RenderedPage]:
+                    data: dict[str, ExampleData],
+                    timeout: float = EXAMPLE_TIMEOUT) -> list[RenderedPage]:
     """Stage 3, for the examples: each example's page in `lang`, and the examples' index. An
     example needs no site-wide values, so one can be checked under any profile. A page is
-    rendered again only when the example, its data, a template or the catalog changed."""
+    rendered again only when the example, its data, a template or the catalog changed. A
+    narrative gets `timeout` s to render, as its doctests do."""
     env, languages = source.environment(), source.languages()
     context = base_context(source.profile, lang, languages)
     inputs = digest(lang, source.catalog_digest(lang), context,
@@ -114,7 +121,7 @@ def render_examples(source: SiteSource, lang: str, examples: list[Example],
         key = digest(inputs, example.name, example.relpath, example_inputs(example),
                      template_inputs(env, body=example.body, cache=source.cache))
         text = source.cache.get("page", key, lambda: _render_example(
-            source, env, lang, context, example, data[example.name], shared))
+            source, env, lang, context, example, data[example.name], shared, timeout))
         pages.append(RenderedPage(lang, f"examples/{example.name}.md", text, example.relpath))
         titles.append((example, _title(text)))
     key = digest(inputs, template_inputs(env, "example-index.md.j2", cache=source.cache),
@@ -126,18 +133,23 @@ def render_examples(source: SiteSource, lang: str, examples: list[Example],
 
 
 def _render_example(source: SiteSource, env: Environment, lang: str, context: dict[str, Any],
-                    example: Example, known: ExampleData, shared: dict[Any, Any]) -> str:
-    extra = {"position_at": example.hand, "example": example,
+                    example: Example, known: ExampleData, shared: dict[Any, Any],
+                    timeout: float) -> str:
+    extra = {"position_at": example.hand, "example": example.as_context(),
              "claim_summary": known.claim_summary, "replay_steps": known.steps,
              "perfect_play": known.perfect_play}
     if example.variant:                 # its narrative's numbers are its profile's
         extra["rules"] = example.profile.as_context()
     with source.language(lang):
         try:
-            text = mark_fallbacks(_template(env, example.body).render(context | extra))
+            with time_limit(timeout):
+                text = mark_fallbacks(_template(env, example.body).render(context | extra))
         except (TemplateError, MariageError, ValueError, TypeError, KeyError) as exc:
             raise SourceError(example.relpath, f"cannot render the example ({lang}): "
                               f"{exc}", line=error_line(exc)) from None
+        except RecursionError:
+            raise SourceError(example.relpath, f"cannot render the example ({lang}): it "
+                              "includes itself or nests too deeply") from None
         extra["replayer_data"] = replayer_data(env, context | extra, known.steps, shared)
         return text + mark_fallbacks(render(env, "example-run.md.j2", context | extra))
 
@@ -145,7 +157,9 @@ def _render_example(source: SiteSource, env: Environment, lang: str, context: di
 def _render_index(source: SiteSource, env: Environment, lang: str, context: dict[str, Any],
                   titles: list[tuple[Example, str]]) -> str:
     with source.language(lang):
-        return mark_fallbacks(render(env, "example-index.md.j2", context | {"examples": titles}))
+        # the heading as rendered: translations in it are escaped already
+        examples = [(e.as_context(), Markup(title)) for e, title in titles]
+        return mark_fallbacks(render(env, "example-index.md.j2", context | {"examples": examples}))
 
 
 @lru_cache(maxsize=256)
@@ -178,8 +192,8 @@ def verify_examples(source: SiteSource, example: Example, worker: DoctestWorker)
     data = replay_examples([example], source.cache)
     languages = source.languages()
     for lang in languages:
-        check_examples(render_examples(source, lang, [example], data), [example], worker,
-                       source.cache)
+        check_examples(render_examples(source, lang, [example], data, worker.timeout),
+                       [example], worker, source.cache)
     return len(languages)
 
 
@@ -208,12 +222,14 @@ def generate(out: Path, source: SiteSource, static: Path | None = None,
     data = replay_examples(examples, source.cache)                     # 2. the engine, once
     pages = render_site(source)                                         # 3. render every language
     for lang in source.languages():
-        pages += render_examples(source, lang, examples, data)
+        pages += render_examples(source, lang, examples, data, timeout)
         pages += render_variants(source, lang, examples)
     pages = add_rulings_pages(pages, source)                            #    and link citations
     with DoctestWorker(timeout) as worker:
         check_examples(pages, examples, worker, source.cache)           # 4. check
-    write_pages(pages, out, static)                                     # 5. write
+    publish.claim(out)                                                  # 5. write
+    write_pages(pages, out, static)
+    publish.mark(out)                # again: write_pages removes what it did not write
     return pages
 
 

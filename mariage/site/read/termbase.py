@@ -14,6 +14,7 @@ none of that concept's forms, and when the translation uses the forms of an *exc
 from __future__ import annotations
 
 import re
+import unicodedata
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -23,13 +24,17 @@ from babel.messages.catalog import Catalog, Message
 
 from . import catalogs
 from .checks import Problem
+from ...engine import bounded
 from ...engine.errors import SourceError
 
 FILE = "termbase.yaml"
 CONCEPTS = ("trick", "lead", "follow_suit", "beat", "trump_in", "discard", "stock", "indicator",
             "close", "exhausted", "marriage", "declare", "claim", "card_points", "game_points",
             "closer", "rate")
-_MARKUP = re.compile(r"[<>|*_`\\[\]]")  # the glossary table prints terms as Markdown
+# The glossary table prints terms as Markdown: no character that makes markup there (braces
+# open an attribute list, `{: onmouseover=… }`), and nothing invisible or reordering.
+_MARKUP = re.compile(r"[<>|*_`\\[\]{}#!&=:\"]")
+LIMIT = 64 << 10          # bytes: a termbase is a few kilobytes
 _PLACEHOLDER = re.compile(r"%\(\w+\)[sd]|\{\{.*?\}\}")
 
 
@@ -65,11 +70,15 @@ def language_path(lang: str, locales: Path) -> Path:
 
 
 def _compose(path: Path) -> yaml.MappingNode:
-    """The file's YAML tree (safe loader), which keeps each key's line for error messages."""
+    """The file's YAML tree, read within the limits of every user file (size, aliases, depth,
+    duplicate keys); it keeps each key's line for error messages."""
     try:
-        node = yaml.compose(path.read_text(encoding="utf-8"), Loader=yaml.SafeLoader)
+        node = bounded.compose(bounded.read_text(path, LIMIT))
     except OSError as exc:
         raise SourceError(path, f"cannot read the termbase ({exc.strerror})") from None
+    except bounded.BadInput as exc:
+        raise SourceError(path, f"cannot read the termbase: {exc}", line=exc.line,
+                          hint="a termbase is a few kilobytes of UTF-8 text") from None
     except yaml.MarkedYAMLError as exc:
         line = exc.problem_mark.line + 1 if exc.problem_mark else None
         raise SourceError(path, f"malformed YAML: {exc.problem}", line=line) from None
@@ -87,10 +96,8 @@ def _entries(path: Path) -> dict[str, tuple[int, Any]]:
         if key.value not in CONCEPTS:
             raise SourceError(path, f"unknown concept; expected one of {', '.join(CONCEPTS)}",
                               line=line, key=str(key.value))
-        if key.value in entries:
-            raise SourceError(path, "concept listed twice", line=line, key=key.value)
         try:
-            entries[key.value] = (line, yaml.safe_load(yaml.serialize(value)))
+            entries[key.value] = (line, bounded.construct(value))
         except yaml.YAMLError as exc:            # e.g. a !!python tag: never constructed
             raise SourceError(path, f"malformed YAML: {getattr(exc, 'problem', exc)}",
                               line=line, key=key.value) from None
@@ -98,6 +105,13 @@ def _entries(path: Path) -> dict[str, tuple[int, Any]]:
     if missing:
         raise SourceError(path, f"concepts missing: {', '.join(missing)}", line=1)
     return entries
+
+
+def _plain(text: str) -> bool:
+    """Whether a term is plain text: no markup character, no control, format (zero-width,
+    bidi) or line-break character."""
+    return not _MARKUP.search(text) and not any(
+        unicodedata.category(c)[0] in "CZ" and c != " " for c in text)
 
 
 def _strings(value: Any, path: Path, line: int, key: str) -> tuple[str, ...]:
@@ -134,9 +148,10 @@ def load_terms(lang: str, locales: Path) -> dict[str, Term]:
             raise SourceError(path, 'expected {term: "…", forms: ["…"]}', line=line, key=cid)
         if not isinstance(value["term"], str) or not value["term"].strip():
             raise SourceError(path, "the term is empty", line=line, key=f"{cid}.term")
-        if _MARKUP.search(value["term"]):
-            raise SourceError(path, "a term is plain text: no markup characters", line=line,
-                              key=f"{cid}.term")
+        if not _plain(value["term"]):
+            raise SourceError(path, "a term is plain text: no markup characters "
+                              "(< > | * _ ` \\ [ ] { } # ! & = : \") and no invisible ones",
+                              line=line, key=f"{cid}.term")
         forms = _strings(value["forms"], path, line, f"{cid}.forms")
         upper = [f for f in forms if f != f.lower()]
         if upper:

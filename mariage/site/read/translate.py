@@ -9,7 +9,6 @@ CLDR. The checks are those of `checks.py`, the same the build applies.
 from __future__ import annotations
 
 import contextlib
-import csv
 import io
 import re
 import shutil
@@ -156,6 +155,10 @@ def init(project: Project, lang: str) -> Path:
     if not checks.known_language(lang):
         raise SourceError(project.locales, f"{lang!r} is not a language code Babel knows",
                           hint="use a code such as de, pl or pt_BR")
+    if lang == catalogs.SOURCE_LANGUAGE:
+        raise SourceError(project.locales, f"{lang} is the source language: its text is the "
+                          "templates' own, and a catalog of it would be ignored",
+                          hint="start a catalog for another language, e.g. de")
     path = catalogs.po_path(lang, project.locales)
     if path.exists():
         raise SourceError(path, "this catalog already exists; init would overwrite every "
@@ -206,8 +209,9 @@ def termbase(project: Project, lang: str, fmt: str = "tbx") -> bytes:
 
     concepts = terms.load_concepts(project.locales)
     targets = terms.load_terms(lang, project.locales)
+    # CSV cells starting like a formula (=, +, -, @) are escaped for spreadsheets.
     store = tbx.tbxfile(sourcelanguage="en", targetlanguage=lang) if fmt == "tbx" \
-        else csvl10n.csvfile()
+        else csvl10n.csvfile(fieldnames=["source", "target", "context"], escape_formulas=True)
     for concept_id, target in targets.items():
         concept = concepts[concept_id]
         unit = store.addsourceunit(concept.english[0] if concept.english else concept_id)
@@ -216,11 +220,4 @@ def termbase(project: Project, lang: str, fmt: str = "tbx") -> bytes:
             unit.addnote(f"concept: {concept_id}. {concept.definition}")
         else:
             unit.setcontext(concept_id)
-    if fmt == "csv":       # Weblate's glossary import reads source, target and context
-        out = io.StringIO()
-        writer = csv.writer(out, lineterminator="\n")
-        writer.writerow(["source", "target", "context"])
-        for unit in store.units:
-            writer.writerow([unit.source, unit.target, unit.getcontext()])
-        return out.getvalue().encode("utf-8")
-    return bytes(store)
+    return bytes(store)     # CSV: Weblate's glossary import reads source, target and context
