@@ -8,10 +8,12 @@ plain words, at the right line) and compare the Plural-Forms header with CLDR th
 
 from __future__ import annotations
 
+import difflib
 import gettext
 import re
 import shutil
 import subprocess
+import unicodedata
 from collections import Counter
 from dataclasses import dataclass
 from functools import lru_cache
@@ -20,6 +22,8 @@ from typing import Callable, Sequence
 
 from babel import Locale, UnknownLocaleError
 from babel.localedata import locale_identifiers
+
+from . import facts
 
 # Counts a page can show: the header must group them as the language does.
 PLURAL_SAMPLE = range(0, 1000)
@@ -65,6 +69,8 @@ class Entry:
     strings: tuple[str, ...]         # (msgstr,) or (msgstr[0], msgstr[1], ...)
     nplurals: int                    # the catalog header's count
     context: str | None = None       # msgctxt; "interface" messages are the theme's, not Markdown
+    notes: tuple[str, ...] = ()      # the `#.` notes and the translator's own `#` comments
+    lang: str = ""                   # the catalog's language (number words, plural forms)
 
     @property
     def plural(self) -> bool:
@@ -109,27 +115,39 @@ def placeholders(text: str) -> tuple[list[str], list[int]]:
 def _placeholders(entry: Entry) -> str | None:
     """The same set of placeholders as the English text (one may be used twice)."""
     allowed = {p for s in entry.sources for p in placeholders(s)[0]}
-    for source, string in entry.pairs():
+    for form, (source, string) in enumerate(entry.pairs()):
         if not string:
             continue
+        spaced = _SPACED.search(string)
+        if spaced:
+            return (f"{_visible(spaced.group(0))} has {_visible(spaced.group(2))} inside it, so "
+                    f"it is not a placeholder: write %({spaced.group(1)}){spaced.group(3)}")
         want, got = set(placeholders(source)[0]), set(placeholders(string)[0])
         extra = sorted(got - (allowed if entry.plural else want))
         if extra:
             return f"{extra[0]} is not a placeholder of the English text"
         # Every form keeps its number, the singular too: every number on a page is the profile's
         # or the engine's and each language's page must state the English page's numbers, and
-        # a singular may also serve 0 (French: "0 levée").
+        # a singular may also serve 0 (French: "0 levée"). A form shown only for 1 may write
+        # the word for one instead ("una baza").
         missing = sorted(want - got)
-        if missing:
+        if missing and not facts.spells_one(entry, form, string, missing):
             return f"{missing[0]} is missing"
     return None
 
 
+# A placeholder with a space typed into it: `%(size) s`, or a no-break space from a French
+# keyboard habit.
+_SPACED = re.compile(r"%\((\w+)\)(\s+)([sdif])(?!\w)")
+
+
 def _percent(entry: Entry) -> str | None:
     for string in entry.strings:
-        lone = placeholders(string)[1]
+        # `{% … %}` is named by the markup check, a spaced placeholder by the placeholders one
+        lone = [i for i in placeholders(string)[1] if string[i - 1:i] != "{"
+                and string[i + 1:i + 2] != "}" and not _SPACED.match(string, i)]
         if lone:
-            return f"a lone % at {_excerpt(string, lone[0])}"
+            return f"a lone % in {_excerpt(string, lone[0])}"
     return None
 
 
@@ -141,11 +159,35 @@ def _plural_count(entry: Entry) -> str | None:
 
 
 def _excerpt(text: str, at: int) -> str:
-    return repr(text[max(0, at - 12):at + 12])
+    """The text around `at`, cut at word boundaries, its invisible characters named."""
+    start = text.rfind(" ", 0, max(0, at - 12)) + 1
+    end = text.find(" ", at + 12)
+    return "“" + _visible(text[start:end if end != -1 else len(text)]) + "”"
+
+
+def _visible(text: str) -> str:
+    """Text as a translator sees it, every invisible or ambiguous space named: never a Python
+    escape such as \\xa0."""
+    out = []
+    for char in text:
+        if char == " ":
+            out.append(char)
+        elif char == "\n":
+            out.append("⟨line break⟩")
+        elif char.isspace() or unicodedata.category(char) in ("Cf", "Cc", "Zs"):
+            out.append(f"⟨{unicodedata.name(char, f'U+{ord(char):04X}').lower()}⟩")
+        else:
+            out.append(char)
+    return "".join(out)
 
 
 # Markdown and HTML structure: what a translation must keep, and never add.
 _STRUCTURE: list[tuple[str, re.Pattern[str]]] = [
+    ("Jinja template braces `{{ … }}` (template code: the page would run it)",
+     re.compile(r"\{\{|\}\}")),
+    ("a Jinja statement `{% … %}` (template code: the page would run it)",
+     re.compile(r"\{%|%\}")),
+    ("a Jinja comment `{# … #}`", re.compile(r"\{#|#\}")),
     ("an HTML tag", re.compile(r"</?[A-Za-z!?][^>]*>?")),
     ("a link or image target `](`", re.compile(r"\]\(")),
     ("a reference link `][` or definition `]:`", re.compile(r"\]\[|\]:")),
@@ -203,6 +245,17 @@ CHECKS: list[Check] = [
     Check("markup", "keep the English text's Markdown and HTML (links, **emphasis**, `code`, "
           "| cells, [brackets], line breaks) and add none: the page shows it as it is written",
           _markup),
+    Check("rulings", "keep the English text's ruling references (R1 to R19) exactly: each is "
+          "a link to that ruling", facts.rulings),
+    Check("numbers", "state only the English text's numbers, as digits or as words; a number "
+          "that comes from the rules is a %(name)s placeholder, never typed", facts.numbers),
+    Check("code", "copy the text between backquotes exactly: it is the engine's notation "
+          "(moves, cards), which readers type as it is", facts.code_spans),
+    Check("links", "copy every web address and link target exactly as the English text has it",
+          facts.urls),
+    Check("unchanged", "translate it; if it rightly stays as in English in your language, as "
+          "a name or notation, put the comment line `# stays as in English` above its msgid",
+          facts.unchanged),
 ]
 
 
@@ -230,11 +283,12 @@ def _file_level(entry: Entry) -> None:
 ENCODING = Check("encoding", "save the file as UTF-8 and declare `charset=UTF-8` in its header "
                  "(Poedit and every gettext tool can)", _file_level)
 SYNTAX = Check("syntax", "fix the PO syntax at this line", _file_level)
-PLURAL_RULE = Check("plural-rule", "set the header's Plural-Forms to the rule "
-                    "`mariage catalogs init` writes for the language", _file_level)
+PLURAL_RULE = Check("plural-rule", "set the header's Plural-Forms to the language's rule "
+                    "(CLDR), as `mariage catalogs init` writes it", _file_level)
 LANGUAGE = Check("language", "the header's Language must be the catalog's folder name",
                  _file_level)
-FILE_CHECKS = [ENCODING, SYNTAX, PLURAL_RULE, LANGUAGE]
+HEADER = Check("header", "the catalog starts with its header entry (msgid \"\")", _file_level)
+FILE_CHECKS = [ENCODING, SYNTAX, PLURAL_RULE, LANGUAGE, HEADER]
 
 
 def _file_problem(path: Path, line: int | None, msgid: str, check: Check, detail: str,
@@ -246,6 +300,8 @@ def check_encoding(path: Path, data: bytes) -> list[Problem]:
     if data.startswith(b"\xef\xbb\xbf"):
         return [_file_problem(path, 1, "", ENCODING, "the file starts with a byte-order mark",
                               "save it as UTF-8 without BOM")]
+    if not re.search(rb'^msgid ""\r?\nmsgstr ""\r?\n"', data, re.M):
+        return []                              # check_header names the missing header
     declared = re.search(rb'^"Content-Type: [^"]*charset=([^\\"\s;]+)', data, re.M)
     charset = declared.group(1).decode("ascii", "replace") if declared else "(none)"
     line = data[:declared.start()].count(b"\n") + 1 if declared else 1
@@ -268,6 +324,9 @@ _MSGFMT_OWN = re.compile(r"format specification|not a valid Python format string
 _HEADER_COUNT = re.compile(r"^nplurals = (\d+)\.\.\.$")
 _ENTRY_COUNT = re.compile(r"but some messages have (?:only )?(\w+) plural forms?")
 _MSGFMT: list[tuple[re.Pattern[str], str, str]] = [
+    (re.compile(r"entries do not both (?:begin|end) with '\\n'"), "the translation starts or "
+     "ends with a line break (\\n) and the English text does not, or the other way round",
+     "begin and end the msgstr as the msgid does: add or remove the \\n"),
     (re.compile(r'keyword "(.*)" unknown'), 'a quotation mark " inside the text ends the string '
      "early", r'write \" for each quotation mark inside a string'),
     (re.compile(r"end-of-line within string"), "a string is not closed on its line",
@@ -284,13 +343,16 @@ _MSGFMT: list[tuple[re.Pattern[str], str, str]] = [
     (re.compile(r"invalid multibyte sequence|incomplete multibyte|invalid character"),
      "the text is not valid in the declared charset", "save the file as UTF-8"),
     (re.compile(r"plural expression|nplurals|Plural-Forms"), "the header's Plural-Forms is not "
-     "valid", "set it as `mariage catalogs init` writes it for the language"),
+     "valid", "{plural_hint}"),
     (re.compile(r"syntax error"), "the line is not valid PO syntax",
      r'check for a quotation mark written " instead of \" or a missing quote'),
 ]
 
 
-def msgfmt(path: Path, text: str) -> list[Problem]:
+_KEYWORDS = ["msgid", "msgstr", "msgctxt", "msgid_plural"]
+
+
+def msgfmt(path: Path, text: str, lang: str = "") -> list[Problem]:
     """GNU `msgfmt --check`, its errors in plain words at the right line (it writes
     `file:line:column:`, and the column is not a line)."""
     if shutil.which("msgfmt") is None:
@@ -302,7 +364,7 @@ def msgfmt(path: Path, text: str) -> list[Problem]:
     if run.returncode == 0:
         return []
     lines = text.splitlines()
-    problems, understood = [], False
+    problems, understood, misspelt = [], False, set()
     for raw in run.stderr.decode("utf-8", "replace").splitlines():
         match = re.match(r"^<stdin>:(\d+):(?:\d+:)? (.*)$", raw)
         if raw.startswith("msgfmt: ") and _MSGFMT_OWN.search(raw):
@@ -314,9 +376,18 @@ def msgfmt(path: Path, text: str) -> list[Problem]:
             continue
         line = int(match.group(1)) - ("end-of-line within string" in raw)  # counted after the \n
         if _ENTRY_COUNT.search(match.group(2)):
-            problems.append(_plural_count_problem(path, text, lines, line))
+            problems.append(_plural_count_problem(path, text, lines, line, lang))
+            continue
+        if any(abs(line - m) <= 2 for m in misspelt):
+            continue                    # the follow-on complaints of a misspelt keyword
+        keyword = _misspelt_keyword(lines, line, match.group(2))
+        if keyword:
+            misspelt.add(line)
+            problems.append(_file_problem(path, line, msgid_at(lines, line), SYNTAX, keyword[0],
+                                          keyword[1]))
             continue
         what, fix = _plain(match.group(2))
+        fix = fix.replace("{plural_hint}", _plural_hint(lang))
         if "twice" in what:                    # msgfmt names the duplicate's msgid line
             line = next((i for i in range(line, min(len(lines), line + 50)) if
                          lines[i - 1].startswith("msgstr")), line)
@@ -331,7 +402,20 @@ def msgfmt(path: Path, text: str) -> list[Problem]:
     return problems
 
 
-def _plural_count_problem(path: Path, text: str, lines: list[str], line: int) -> Problem:
+def _misspelt_keyword(lines: Sequence[str], line: int, message: str) -> tuple[str, str] | None:
+    """msgfmt's 'keyword "msgtsr" unknown' for a line that starts with that word: a misspelt
+    keyword, not a quotation mark (which gives the same complaint mid-line)."""
+    word = re.search(r'keyword "(.*)" unknown', message)
+    text = lines[line - 1] if 0 < line <= len(lines) else ""
+    if word is None or not text.startswith(word.group(1)):
+        return None
+    close = difflib.get_close_matches(word.group(1), _KEYWORDS, n=1, cutoff=0.5)
+    guess = f"write {close[0]}" if close else f"use one of {', '.join(_KEYWORDS)}"
+    return f"`{word.group(1)}` is not a PO keyword", guess
+
+
+def _plural_count_problem(path: Path, text: str, lines: list[str], line: int,
+                          lang: str) -> Problem:
     """msgfmt's 'some messages have only N plural forms': the header is wrong when every
     plural message agrees, else that message is."""
     counts = {len(re.findall(r"^msgstr\[\d+\]", entry, re.M))
@@ -341,13 +425,25 @@ def _plural_count_problem(path: Path, text: str, lines: list[str], line: int) ->
         return _file_problem(path, _plural_header_line(text), "", PLURAL_RULE,
                              f"Plural-Forms `{declared.strip()}` does not match the "
                              f"{counts.pop()} msgstr[n] forms of every plural message",
-                             "set the header back, or run `mariage catalogs init` in a scratch "
-                             "copy to see the rule for the language")
+                             _plural_hint(lang))
     at = next((i for i in range(line, min(len(lines), line + 50)) if
                lines[i - 1].startswith("msgstr")), line)
     return _file_problem(path, at, msgid_at(lines, at), PLURAL_FORMS,
                          "this message's number of msgstr[n] forms differs from the header's "
-                         "Plural-Forms")
+                         "Plural-Forms", f"give it one msgstr[n] per form: {_plural_hint(lang)}")
+
+
+def _plural_hint(lang: str) -> str:
+    """The header to write, for the language (CLDR's rule, as `mariage catalogs init` writes
+    it)."""
+    if not lang or not known_language(lang):
+        return "set it as `mariage catalogs init` writes it for the language"
+    return f"for {language_name(lang)} write `Plural-Forms: {expected_plural_forms(lang)}`"
+
+
+def language_name(lang: str) -> str:
+    """'French (fr)'."""
+    return f"{Locale.parse(lang).get_display_name('en')} ({lang})"
 
 
 def _plural_header_line(text: str) -> int:
@@ -422,8 +518,7 @@ def parse_plural_forms(forms: str) -> tuple[int, Callable[[int], int]]:
 def check_plural_rule(path: Path, lang: str, text: str) -> list[Problem]:
     offset, forms = plural_header(text)
     line = text.count("\n", 0, offset) + 1 if offset is not None else 1
-    expected = expected_plural_forms(lang)
-    hint = f"for {lang!r} write `Plural-Forms: {expected}`"
+    hint = _plural_hint(lang)
     if forms is None:
         return [_file_problem(path, line, "", PLURAL_RULE, "the header has no Plural-Forms", hint)]
     try:
@@ -437,14 +532,25 @@ def check_plural_rule(path: Path, lang: str, text: str) -> list[Problem]:
                               f"outside 0..{count - 1}", hint)]
     categories = len(Locale.parse(lang).plural_form.tags | {"other"})
     if count > categories:
-        return [_file_problem(path, line, "", PLURAL_RULE, f"nplurals={count}, but {lang!r} "
-                              f"has {categories} plural categories (CLDR)", hint)]
+        return [_file_problem(path, line, "", PLURAL_RULE, f"nplurals={count}, but "
+                              f"{language_name(lang)} has {categories} plural categories (CLDR)",
+                              hint)]
     real = cldr_groupings(lang)
     if real and _grouping(indices) not in real:
-        wrong = next(n for n in PLURAL_SAMPLE if all(g[n] != _grouping(indices)[n] for g in real))
-        return [_file_problem(path, line, "", PLURAL_RULE, f"Plural-Forms `{forms.strip()}` does "
-                              f"not match {lang!r}'s plural rule (CLDR), first at n={wrong}", hint)]
+        return [_file_problem(path, line, "", PLURAL_RULE, f"Plural-Forms `{forms.strip()}` "
+                              f"{_first_difference(lang, indices)}", hint)]
     return []
+
+
+def _first_difference(lang: str, indices: Sequence[int]) -> str:
+    """Where the header groups numbers otherwise than the language: the first n whose form
+    differs from the one the right rule gives it."""
+    _, right = parse_plural_forms(expected_plural_forms(lang))
+    n = next((n for n in PLURAL_SAMPLE if right(n) != indices[n]), None)
+    if n is None:                 # the same grouping under other form numbers
+        return f"does not group numbers as {language_name(lang)} does (CLDR)"
+    return (f"gives n={n} msgstr[{indices[n]}], but {language_name(lang)} shows msgstr"
+            f"[{right(n)}] for {n} (CLDR)")
 
 
 def expected_plural_forms(lang: str) -> str:
@@ -487,7 +593,9 @@ _GNU_PLURALS = {
 def check_language(path: Path, lang: str, text: str) -> list[Problem]:
     match = re.search(r'^"Language:\s*([^"\\]*)', text, re.M)
     if not match or not match.group(1).strip():
-        return []
+        return [_file_problem(path, _header_end(text), "", LANGUAGE, "the header has no "
+                              "Language line", f'add "Language: {lang}\\n" to the header '
+                              "(Poedit, Weblate and msgfmt read it)")]
     declared = match.group(1).strip().replace("-", "_")
     if declared.split("_")[0].lower() != lang.split("_")[0].lower():
         return [_file_problem(path, text.count("\n", 0, match.start()) + 1, "", LANGUAGE,
@@ -495,6 +603,24 @@ def check_language(path: Path, lang: str, text: str) -> list[Problem]:
                               f"locales/{lang}/", "check that this is the right language's "
                               f"file, then set Language: {lang}")]
     return []
+
+
+def _header_end(text: str) -> int:
+    """The line of the header entry's last string (1 without a header)."""
+    head = re.match(r'(?:#[^\n]*\n|\s*\n)*msgid ""\nmsgstr ""\n(?:"[^\n]*\n)*', text)
+    return text.count("\n", 0, head.end()) if head else 1
+
+
+def check_header(path: Path, lang: str, text: str) -> list[Problem]:
+    """A catalog starts with its header entry (msgid ""), which says how to read it."""
+    if re.search(r'^msgid ""\nmsgstr ""\n"', text, re.M):
+        return []
+    return [_file_problem(path, 1, "", HEADER, "the catalog has no header entry (the first "
+                          'entry, msgid "", with Content-Type, Language and Plural-Forms)',
+                          'restore it at the top: msgid "" / msgstr "" / "Content-Type: '
+                          'text/plain; charset=UTF-8\\n" / '
+                          f'"Language: {lang}\\n" / "Plural-Forms: '
+                          f'{expected_plural_forms(lang) if known_language(lang) else "…"}\\n"')]
 
 
 def known_language(lang: str) -> bool:
@@ -516,8 +642,16 @@ def check_file(path: Path, lang: str) -> tuple[str | None, list[Problem]]:
     problems = check_encoding(path, data)
     if problems:
         return None, problems
-    text = data.decode("utf-8")
-    problems = msgfmt(path, text) + check_language(path, lang, text)
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:         # no header, so no charset to blame
+        bad = data[:exc.start].count(b"\n") + 1
+        return None, [_file_problem(path, bad, "", ENCODING, f"byte 0x{data[exc.start]:02x} is "
+                                    "not UTF-8 (the file was saved in another encoding)")]
+    header = check_header(path, lang, text)
+    if header:
+        return None, header
+    problems = msgfmt(path, text, lang) + check_language(path, lang, text)
     if not any(p.check == PLURAL_RULE.id for p in problems):
         problems += check_plural_rule(path, lang, text)
     return text, problems

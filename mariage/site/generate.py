@@ -57,9 +57,9 @@ class CatalogError(SourceError):
     def __init__(self, problems: list[catalogs.Problem]) -> None:
         self.problems = problems
         first = problems[0]
-        super().__init__(first.path, f"{len(problems)} catalog problem(s); no message that "
-                         "fails a check is shipped:\n" + "\n".join(f"  {p}" for p in problems),
-                         hint="fix each one as it says, then run `mariage catalogs check`")
+        super().__init__(first.path, f"{len(problems)} catalog problem(s): fix each one as it "
+                         "says, then run `mariage catalogs check` (no message that fails a check "
+                         "is shipped)\n" + "\n".join(f"  {p}" for p in problems))
 
 
 def check_catalogs(source: SiteSource, strict: bool = True) -> list[catalogs.Problem]:

@@ -16,10 +16,21 @@ LOCALES = ROOT / "locales"
 LANGS = Project.find(ROOT).languages()[1:]      # the site's one list: mkdocs.yml
 
 
+def catalog_verdict(project: Project, lang: str) -> list[str]:
+    """What CI holds a listed catalog to: no mistake at all, whatever its progress; and, once
+    it reaches min_translated (so it is published), no untranslated or fuzzy message either.
+    A language below min_translated is welcome as partial work (it is previewed, not
+    published). The new-language test applies this to a copy with a partial catalog."""
+    checked = catalogs.check_catalog(lang, project.locales)
+    published = checked.stats().percent >= project.min_translated()
+    held = checked.problems if published else checked.errors
+    return [str(p) for p in held]
+
+
 @pytest.mark.parametrize("lang", LANGS)
-def test_each_catalog_is_complete_and_clean(lang):
-    problems = translate.check(lang, LOCALES)
-    assert not problems, "\n".join(map(str, problems[:10]))
+def test_each_catalog_is_clean_and_complete_once_published(lang):
+    problems = catalog_verdict(Project.find(ROOT), lang)
+    assert not problems, "\n".join(problems[:10])
 
 
 @pytest.mark.parametrize("lang", LANGS)
@@ -122,19 +133,23 @@ def test_the_build_refuses_a_mismatched_placeholder(locales_copy):
 
 
 def _complete_fr(locales: Path, count: int) -> None:
-    """Replace the French catalog by one of `count` messages, every one translated: the test
-    counts what it breaks, whatever the state and the size of the real catalog."""
+    """Replace the French catalog and the template by ones of `count` messages, every one
+    translated: the test counts what it breaks, whatever the state and the size of the real
+    catalog."""
     from babel.messages.catalog import Catalog
     from babel.messages.pofile import write_po
 
-    catalog = Catalog(locale="fr")
-    for msgid, msgstr in [("Tutorial", "Tutoriel"), ("Glossary", "Glossaire"),
-                          ("Reference", "Référence")]:
-        catalog.add(msgid, msgstr)
+    catalog, template = Catalog(locale="fr"), Catalog()
+    pairs = [("Tutorial", "Tutoriel"), ("Glossary", "Glossaire"), ("Reference", "Référence")]
     for n in range(count - 3):
-        catalog.add(f"Message {n}", f"Message {n} en français")
+        pairs.append((f"Message {n}", f"Message {n} en français"))
+    for msgid, msgstr in pairs:
+        catalog.add(msgid, msgstr)
+        template.add(msgid)
     with catalogs.po_path("fr", locales).open("wb") as f:
         write_po(f, catalog, width=0)
+    with catalogs.template_path(locales).open("wb") as f:
+        write_po(f, template, width=0)
 
 
 def test_the_status_page_rounds_down(locales_copy):
