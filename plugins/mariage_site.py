@@ -233,6 +233,9 @@ class MariagePlugin(BasePlugin[MariageConfig]):
         languages = i18n.config.languages if i18n is not None else []
         for lang, reason in source.unpublished().items():
             log.info("mariage: %s", reason)
+        for lang, percent in source.drafts().items():
+            log.info("mariage: %s is %d %% translated: not published (below %d %%); this "
+                     "preview shows it as a draft", lang, percent, source.threshold())
             for language in languages:
                 if language.locale == lang:
                     language.build = False

@@ -12,7 +12,7 @@ static-site tool keeps all of it.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
@@ -20,7 +20,9 @@ from typing import Any
 from jinja2 import Environment, Template, TemplateError
 from markupsafe import escape
 
-from . import catalogs, replayer
+from babel.numbers import format_percent
+
+from . import badges, catalogs, replayer
 from ..engine.errors import MariageError, SourceError
 from .doctests import EXAMPLE_TIMEOUT, DoctestWorker
 from .examples import WORKED_EXAMPLE, Example, all_examples, claim_summary, verify
@@ -172,5 +174,39 @@ def generate(out: Path, source: SiteSource, static: Path | None = None,
     pages = add_rulings_pages(pages, source)                            #    and link citations
     with DoctestWorker(timeout) as worker:
         check_examples(pages, examples, worker)                         # 4. check
-    write_pages(pages, out, static)                                     # 5. write
+    pages = mark_drafts(pages, source)
+    write_pages(pages, out, static, files=badges.files(                 # 5. write
+        source.context()["catalog_stats"], source.threshold()))
     return pages
+
+
+# Translators: the note at the top of every page of a language that a translator previews
+# before it is published (`MARIAGE_LANGS=de mkdocs serve`); percent and threshold are
+# percentages such as "2 %" and "80 %".
+DRAFT = _("Draft: this language is %(percent)s translated, so it is not published (below "
+          "%(threshold)s). This preview shows it so that its translators can read their work.")
+
+
+def mark_drafts(pages: list[RenderedPage], source: SiteSource) -> list[RenderedPage]:
+    """Each page of a previewed language below min_translated gets a draft note under its
+    title, in the language when its catalog has the note, else in English."""
+    drafts = source.drafts()
+    if not drafts:
+        return pages
+    marked = []
+    for page in pages:
+        if page.lang in drafts:
+            tr = source.translations(page.lang)
+            ships = getattr(tr, "ships", lambda msgid: False)
+            note = str(escape(tr.gettext(DRAFT) % {
+                "percent": format_percent(drafts[page.lang] / 100, locale=page.lang),
+                "threshold": format_percent(source.threshold() / 100, locale=page.lang)}))
+            if not ships(DRAFT):
+                note = FALLBACK_OPEN + note + FALLBACK_CLOSE
+            block = mark_fallbacks(f'\n<div class="admonition warning" markdown>\n{note}\n'
+                                   '</div>\n\n')
+            text = re.sub(r"^(# .*\n)", lambda m: m.group(1) + block, page.text, count=1,
+                          flags=re.M)
+            page = replace(page, text=text)
+        marked.append(page)
+    return marked
