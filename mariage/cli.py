@@ -135,7 +135,7 @@ def _run(args: argparse.Namespace) -> int:
 
 
 def _project(folder: str | None):
-    from .site.project import Project
+    from .site.read.project import Project
 
     return Project.at(Path(folder)) if folder else Project.find()
 
@@ -144,8 +144,8 @@ _LANGUAGE_CODE = re.compile(r"[a-z]{2,3}(_[A-Z]{2})?")
 
 
 def _catalogs(project, args) -> int:
-    from .site import catalogs, translate
-    from .site.project import configured_languages
+    from .site.read import catalogs, translate
+    from .site.read.project import configured_languages
 
     action, langs = args.action, args.langs
     for lang in langs:
@@ -205,7 +205,7 @@ def _stats_line(s, threshold: int) -> str:
 def _check(project, langs: list[str], errors_only: bool) -> int:
     """Every problem of each catalog; 1 if there is a mistake (or, without --errors-only, an
     untranslated or fuzzy message), else 0."""
-    from .site import catalogs
+    from .site.read import catalogs
 
     status = 0
     for lang in langs:
@@ -224,12 +224,12 @@ def _check(project, langs: list[str], errors_only: bool) -> int:
 
 def _examples(project, profile, names: Sequence[str], timeout: float) -> int:
     """Render each example in every language and run its doctests, as the build does."""
-    from .site.examples import all_examples
-    from .site.pages import SiteSource
+    from .site.replay.examples import all_examples
+    from .site.render.pages import SiteSource
 
     source = SiteSource.of(project, profile)
     chosen = [e for e in all_examples(project.examples, profile) if not names or e.name in names]
-    from .site.doctests import DoctestWorker
+    from .site.replay.doctests import DoctestWorker
     with DoctestWorker(timeout) as worker:
         failed = sum(not _verify_one(source, example, worker) for example in chosen)
     unknown = set(names) - {e.name for e in chosen}
@@ -241,7 +241,7 @@ def _examples(project, profile, names: Sequence[str], timeout: float) -> int:
 
 
 def _verify_one(source, example, worker) -> bool:
-    from .site.generate import verify_examples
+    from .site.build.generate import verify_examples
 
     try:
         count = verify_examples(source, example, worker)

@@ -18,8 +18,8 @@ from babel.messages.mofile import write_mo
 from babel.messages.pofile import PoFileError, read_po
 from babel.support import NullTranslations, Translations
 
-from ..engine.errors import SourceError
-from . import checks
+from ...engine.errors import SourceError
+from . import checks, termbase
 from .checks import Problem
 
 SOURCE_LANGUAGE = "en"
@@ -170,8 +170,8 @@ def check_catalog(lang: str, locales: Path) -> CheckedCatalog:
     """Apply every file and message check to one catalog, with its termbase and its template;
     nothing here raises for a mistake."""
     path = po_path(lang, locales)
-    from .termbase import FILE, source_path
-    version = _version(path, locales / lang / FILE, source_path(locales), template_path(locales))
+    version = _version(path, termbase.language_path(lang, locales), termbase.source_path(locales),
+                       template_path(locales))
     cached = _CHECKED.get((path, lang))
     if cached is None or cached[0] != version or version[0] is None:
         cached = _CHECKED[(path, lang)] = (version, _check_catalog(lang, path, locales))
@@ -188,7 +188,7 @@ def _check_catalog(lang: str, path: Path, locales: Path) -> CheckedCatalog:
     except (PoFileError, ValueError) as exc:
         if any(p.check == checks.PLURAL_RULE.id for p in problems):
             return result          # already said: the header and the forms disagree
-        result.problems.append(checks._file_problem(path, getattr(exc, "lineno", None), "",
+        result.problems.append(checks.file_problem(path, getattr(exc, "lineno", None), "",
                                                     checks.SYNTAX, f"Babel cannot read it: {exc}"))
         return result
     lines = text.splitlines()
@@ -217,10 +217,8 @@ def _hold_plurals(result: CheckedCatalog) -> None:
                        if p.check == checks.PLURAL_RULE.id else p for p in result.problems]
 
 
-def _termbase(result: CheckedCatalog, lang: str, locales: Path):
+def _termbase(result: CheckedCatalog, lang: str, locales: Path) -> termbase.Termbase | None:
     """The language's termbase, or None with the problem said (missing, or not valid)."""
-    from . import termbase
-
     where = termbase.language_path(lang, locales)
     if not where.exists():
         result.problems.append(Problem(result.path, None, "", f"{_shown(where)} is missing",

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from xml.sax.saxutils import escape
 
-from .catalogs import Stats
+from ..read.catalogs import Stats
 
 FOLDER = "assets/badges"
 COLOURS = {"complete": "#2e7d32", "published": "#9a6700", "draft": "#c62828"}

@@ -19,10 +19,11 @@ from pathlib import Path
 from typing import Any, Sequence
 
 import yaml
-from . import catalogs
-from ..engine.errors import SourceError
+from .plurals import native_name
+from ...engine.errors import SourceError
 
 FILE = "termbase.yaml"
+SOURCE_LANGUAGE = "en"                # its terms are the concepts' `en` forms
 CONCEPTS = ("trick", "lead", "follow_suit", "beat", "trump_in", "discard", "stock", "indicator",
             "close", "exhausted", "marriage", "declare", "claim", "card_points", "game_points",
             "closer", "rate")
@@ -156,9 +157,7 @@ def load_terms(lang: str, locales: Path) -> dict[str, Term]:
 def skeleton(lang: str, locales: Path) -> str:
     """A new language's termbase: every concept, with its definition and English words as a
     comment, and an empty term and forms for the translator to fill in."""
-    from .translate import language_name
-
-    lines = [f"# {language_name(lang)} ({lang}): one term for each game concept of "
+    lines = [f"# {native_name(lang)} ({lang}): one term for each game concept of "
              "locales/termbase.yaml.",
              "# Fill in `term` (the headword readers see) and `forms` (the lowercase stems "
              "that count as it",
@@ -232,11 +231,11 @@ def glossary_rows(languages: list[str], locales: Path) -> list[dict[str, Any]]:
     a language has not chosen it yet). English shows its first form."""
     concepts = load_concepts(locales)
     terms = {lang: load_terms(lang, locales) for lang in languages
-             if lang != catalogs.SOURCE_LANGUAGE and has_terms(lang, locales)}
+             if lang != SOURCE_LANGUAGE and has_terms(lang, locales)}
     rows = []
     for cid, concept in concepts.items():
         row: dict[str, str | None] = {"id": cid, "en": concept.english[0]}
         row.update({lang: (terms[lang][cid].term if cid in terms.get(lang, {}) else None)
-                    for lang in languages if lang != catalogs.SOURCE_LANGUAGE})
+                    for lang in languages if lang != SOURCE_LANGUAGE})
         rows.append(row)
     return rows

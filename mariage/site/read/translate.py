@@ -19,16 +19,14 @@ import tempfile
 from pathlib import Path
 
 import yaml
-from babel import Locale
 from babel.messages.frontend import CommandLineInterface
 from babel.messages.pofile import read_po, write_po
 
-from . import catalogs, checks
+from . import catalogs, checks, plurals
 from . import termbase as terms
-from ..engine.errors import SourceError
+from ...engine.errors import SourceError
 from .checks import Problem
-from .pages import output_path
-from .project import Project, configured_languages
+from .project import Project, configured_languages, output_path
 
 __all__ = ["Problem", "extract", "update", "init", "check", "site_paths", "termbase"]
 
@@ -107,7 +105,7 @@ def site_paths(project: Project) -> dict[str, list[str]]:
         texts[f"examples/{example.name}"] = example.read_text(encoding="utf-8")
     pages["templates/example-run.md.j2"] = examples
     pages["templates/example-index.md.j2"] = ["/examples/"]
-    pages["mariage/site/generate.py"] = ["the navigation of every page", "/404.html"]
+    pages["mariage/site/build/generate.py"] = ["the navigation of every page", "/404.html"]
     for partial in sorted(project.templates.glob("_*.j2")):
         users = _users(partial.name, texts, project.templates)
         pages[f"templates/{partial.name}"] = [u for source in users for u in pages[source]]
@@ -207,7 +205,7 @@ def _new_catalog(project: Project, lang: str) -> str:
             raise SourceError(pot, f"GNU msginit could not start the {lang} catalog",
                               hint=run.stderr.strip().splitlines()[-1] if run.stderr else "")
         text = out.read_text(encoding="utf-8")
-    text = _set_header(text, "Plural-Forms", checks.expected_plural_forms(lang))
+    text = _set_header(text, "Plural-Forms", plurals.expected_plural_forms(lang))
     text = _set_header(text, "Content-Type", "text/plain; charset=UTF-8")
     return _set_header(text, "Language", lang)
 
@@ -217,12 +215,6 @@ def _write(path: Path, text: str) -> None:
     tmp = path.with_name(path.name + ".new")
     tmp.write_text(text, encoding="utf-8")
     tmp.replace(path)
-
-
-def language_name(lang: str) -> str:
-    """The language's name in itself, as the language selector shows it ("Deutsch")."""
-    name = Locale.parse(lang).get_display_name(lang) or lang
-    return name[:1].upper() + name[1:]
 
 
 def add_language(config: Path, lang: str) -> str:
@@ -241,7 +233,7 @@ def add_language(config: Path, lang: str) -> str:
     indent = " " * len(dash)
     last_line = max(n.end_mark.line for n in _descendants(entries.value[-1])
                     if isinstance(n, yaml.ScalarNode))
-    name = language_name(lang)
+    name = plurals.native_name(lang)
     entry = (f"{dash}locale: {lang}\n{indent}name: {_yaml_scalar(name)}\n"
              f"{indent}build: true\n")
     if not lines[last_line].endswith("\n"):

@@ -2,31 +2,25 @@
 
 One table, used by the build (a failing message is never shipped) and by `mariage catalogs
 check`. Each check has an id and one line a translator reads; a `Problem` names the file, the
-msgstr's line, the msgid and what to do. File checks wrap GNU msgfmt (its errors put into
-plain words, at the right line) and compare the Plural-Forms header with CLDR through Babel.
+msgstr's line, the msgid and what to do. File checks wrap GNU msgfmt (`msgfmt.py`: its errors
+put into plain words, at the right line) and compare the Plural-Forms header with CLDR through
+Babel (`plurals.py`).
 """
 
 from __future__ import annotations
 
-import difflib
-import gettext
 import re
-import shutil
-import subprocess
 import unicodedata
 from collections import Counter
 from dataclasses import dataclass
-from functools import lru_cache
 from pathlib import Path
-from typing import Callable, Sequence
+from typing import Callable
 
 from babel import Locale, UnknownLocaleError
-from babel.localedata import locale_identifiers
 
 from . import facts
-
-# Counts a page can show: the header must group them as the language does.
-PLURAL_SAMPLE = range(0, 1000)
+from . import msgfmt as gnu_msgfmt
+from . import plurals
 
 
 @dataclass(frozen=True)
@@ -137,7 +131,7 @@ def _placeholders(entry: Entry) -> str | None:
 
 
 # A placeholder with a space typed into it: `%(size) s`, or a no-break space from a French
-# keyboard habit.
+# keyboard's habit.
 _SPACED = re.compile(r"%\((\w+)\)(\s+)([sdif])(?!\w)")
 
 
@@ -159,22 +153,20 @@ def _plural_count(entry: Entry) -> str | None:
 
 
 def _excerpt(text: str, at: int) -> str:
-    """The text around `at`, cut at word boundaries, its invisible characters named."""
+    """The words around `at`, their invisible characters named."""
     start = text.rfind(" ", 0, max(0, at - 12)) + 1
     end = text.find(" ", at + 12)
     return "“" + _visible(text[start:end if end != -1 else len(text)]) + "”"
 
 
 def _visible(text: str) -> str:
-    """Text as a translator sees it, every invisible or ambiguous space named: never a Python
+    """Text as a translator sees it, every invisible or unusual space named: never a Python
     escape such as \\xa0."""
     out = []
     for char in text:
-        if char == " ":
-            out.append(char)
-        elif char == "\n":
+        if char == "\n":
             out.append("⟨line break⟩")
-        elif char.isspace() or unicodedata.category(char) in ("Cf", "Cc", "Zs"):
+        elif char != " " and (char.isspace() or unicodedata.category(char) in ("Cf", "Cc", "Zs")):
             out.append(f"⟨{unicodedata.name(char, f'U+{ord(char):04X}').lower()}⟩")
         else:
             out.append(char)
@@ -291,14 +283,14 @@ HEADER = Check("header", "the catalog starts with its header entry (msgid \"\")"
 FILE_CHECKS = [ENCODING, SYNTAX, PLURAL_RULE, LANGUAGE, HEADER]
 
 
-def _file_problem(path: Path, line: int | None, msgid: str, check: Check, detail: str,
+def file_problem(path: Path, line: int | None, msgid: str, check: Check, detail: str,
                   hint: str | None = None) -> Problem:
     return Problem(path, line, msgid, detail, check=check.id, hint=hint or check.explanation)
 
 
 def check_encoding(path: Path, data: bytes) -> list[Problem]:
     if data.startswith(b"\xef\xbb\xbf"):
-        return [_file_problem(path, 1, "", ENCODING, "the file starts with a byte-order mark",
+        return [file_problem(path, 1, "", ENCODING, "the file starts with a byte-order mark",
                               "save it as UTF-8 without BOM")]
     if not re.search(rb'^msgid ""\r?\nmsgstr ""\r?\n"', data, re.M):
         return []                              # check_header names the missing header
@@ -306,112 +298,51 @@ def check_encoding(path: Path, data: bytes) -> list[Problem]:
     charset = declared.group(1).decode("ascii", "replace") if declared else "(none)"
     line = data[:declared.start()].count(b"\n") + 1 if declared else 1
     if charset.lower().replace("_", "-") not in ("utf-8", "utf8"):
-        return [_file_problem(path, line, "", ENCODING, f"the header declares charset={charset}")]
+        return [file_problem(path, line, "", ENCODING, f"the header declares charset={charset}")]
     try:
         data.decode("utf-8")
     except UnicodeDecodeError as exc:
         bad = data[:exc.start].count(b"\n") + 1
-        return [_file_problem(path, bad, "", ENCODING,
+        return [file_problem(path, bad, "", ENCODING,
                               f"byte 0x{data[exc.start]:02x} is not UTF-8 (the file was saved in "
                               "another encoding, e.g. Latin-1)")]
     return []
 
 
-# GNU msgfmt's messages in plain words: (pattern, what happened, what to do). Its format and
-# plural-count complaints are left out: the message checks above say the same per message.
-_MSGFMT_OWN = re.compile(r"format specification|not a valid Python format string|"
-                         r"fatal error|location of the first definition")
-_HEADER_COUNT = re.compile(r"^nplurals = (\d+)\.\.\.$")
-_ENTRY_COUNT = re.compile(r"but some messages have (?:only )?(\w+) plural forms?")
-_MSGFMT: list[tuple[re.Pattern[str], str, str]] = [
-    (re.compile(r"entries do not both (?:begin|end) with '\\n'"), "the translation starts or "
-     "ends with a line break (\\n) and the English text does not, or the other way round",
-     "begin and end the msgstr as the msgid does: add or remove the \\n"),
-    (re.compile(r'keyword "(.*)" unknown'), 'a quotation mark " inside the text ends the string '
-     "early", r'write \" for each quotation mark inside a string'),
-    (re.compile(r"end-of-line within string"), "a string is not closed on its line",
-     'end the line with the closing "'),
-    (re.compile(r"end-of-file within string"), "the last string is not closed",
-     'end it with the closing "'),
-    (re.compile(r"invalid control sequence"), r"a backslash \ starts an unknown escape",
-     r'write \\ for a backslash, \" for a quotation mark'),
-    (re.compile(r"duplicate message definition"), "this msgid appears twice in the file",
-     "keep one of the two entries and delete the other"),
-    (re.compile(r"missing 'msgstr'"), "the entry has no msgstr line", 'add msgstr ""'),
-    (re.compile(r"msgid_plural|msgstr\[\d+\]"), "the entry mixes plural and non-plural lines",
-     "restore the entry as `mariage catalogs update` wrote it"),
-    (re.compile(r"invalid multibyte sequence|incomplete multibyte|invalid character"),
-     "the text is not valid in the declared charset", "save the file as UTF-8"),
-    (re.compile(r"plural expression|nplurals|Plural-Forms"), "the header's Plural-Forms is not "
-     "valid", "{plural_hint}"),
-    (re.compile(r"syntax error"), "the line is not valid PO syntax",
-     r'check for a quotation mark written " instead of \" or a missing quote'),
-]
-
-
-_KEYWORDS = ["msgid", "msgstr", "msgctxt", "msgid_plural"]
-
-
 def msgfmt(path: Path, text: str, lang: str = "") -> list[Problem]:
-    """GNU `msgfmt --check`, its errors in plain words at the right line (it writes
-    `file:line:column:`, and the column is not a line)."""
-    if shutil.which("msgfmt") is None:
-        return [_file_problem(path, None, "", SYNTAX, "GNU msgfmt is missing",
-                              "install gettext: apt-get install gettext, or brew install "
-                              "gettext")]
-    run = subprocess.run(["msgfmt", "--check", "-o", "/dev/null", "-"], input=text.encode(),
-                         capture_output=True)
-    if run.returncode == 0:
-        return []
-    lines = text.splitlines()
-    problems, understood, misspelt = [], False, set()
-    for raw in run.stderr.decode("utf-8", "replace").splitlines():
-        match = re.match(r"^<stdin>:(\d+):(?:\d+:)? (.*)$", raw)
-        if raw.startswith("msgfmt: ") and _MSGFMT_OWN.search(raw):
-            understood = True
-        if not match or "warning:" in raw:
-            continue
-        understood = True
-        if _MSGFMT_OWN.search(match.group(2)) or _HEADER_COUNT.match(match.group(2)):
-            continue
-        line = int(match.group(1)) - ("end-of-line within string" in raw)  # counted after the \n
-        if _ENTRY_COUNT.search(match.group(2)):
+    """GNU `msgfmt --check`'s complaints as problems, in plain words at the right line."""
+    if not gnu_msgfmt.available():
+        return [file_problem(path, None, "", SYNTAX, "GNU msgfmt is missing",
+                             "install gettext: apt-get install gettext, or brew install "
+                             "gettext")]
+    understood, found = gnu_msgfmt.complaints(text)
+    lines, problems, misspelt = text.splitlines(), [], []
+    for line, message in found:
+        if gnu_msgfmt.miscounted(message):
             problems.append(_plural_count_problem(path, text, lines, line, lang))
             continue
         if any(abs(line - m) <= 2 for m in misspelt):
-            continue                    # the follow-on complaints of a misspelt keyword
-        keyword = _misspelt_keyword(lines, line, match.group(2))
+            continue                   # the follow-on complaints of a misspelt keyword
+        keyword = gnu_msgfmt.misspelt_keyword(lines, line, message)
         if keyword:
-            misspelt.add(line)
-            problems.append(_file_problem(path, line, msgid_at(lines, line), SYNTAX, keyword[0],
-                                          keyword[1]))
+            misspelt.append(line)
+            problems.append(file_problem(path, line, gnu_msgfmt.msgid_at(lines, line), SYNTAX,
+                                         *keyword))
             continue
-        what, fix = _plain(match.group(2))
-        fix = fix.replace("{plural_hint}", _plural_hint(lang))
+        what, fix = gnu_msgfmt.plain(message)
         if "twice" in what:                    # msgfmt names the duplicate's msgid line
             line = next((i for i in range(line, min(len(lines), line + 50)) if
                          lines[i - 1].startswith("msgstr")), line)
         check = ENCODING if "UTF-8" in fix else PLURAL_RULE if "Plural-Forms" in what else SYNTAX
         if check is PLURAL_RULE:
-            line = _plural_header_line(text)
-        problems.append(_file_problem(path, line, msgid_at(lines, line), check, what, fix))
+            line, fix = _plural_header_line(text), plural_hint(lang)
+        problems.append(file_problem(path, line, gnu_msgfmt.msgid_at(lines, line), check, what,
+                                     fix))
     if not understood:
-        problems.append(_file_problem(path, None, "", SYNTAX, "GNU msgfmt refuses the file",
-                                      "open it in Poedit or run `msgfmt --check` on it to see "
-                                      "where"))
+        problems.append(file_problem(path, None, "", SYNTAX, "GNU msgfmt refuses the file",
+                                     "open it in Poedit or run `msgfmt --check` on it to see "
+                                     "where"))
     return problems
-
-
-def _misspelt_keyword(lines: Sequence[str], line: int, message: str) -> tuple[str, str] | None:
-    """msgfmt's 'keyword "msgtsr" unknown' for a line that starts with that word: a misspelt
-    keyword, not a quotation mark (which gives the same complaint mid-line)."""
-    word = re.search(r'keyword "(.*)" unknown', message)
-    text = lines[line - 1] if 0 < line <= len(lines) else ""
-    if word is None or not text.startswith(word.group(1)):
-        return None
-    close = difflib.get_close_matches(word.group(1), _KEYWORDS, n=1, cutoff=0.5)
-    guess = f"write {close[0]}" if close else f"use one of {', '.join(_KEYWORDS)}"
-    return f"`{word.group(1)}` is not a PO keyword", guess
 
 
 def _plural_count_problem(path: Path, text: str, lines: list[str], line: int,
@@ -420,185 +351,51 @@ def _plural_count_problem(path: Path, text: str, lines: list[str], line: int,
     plural message agrees, else that message is."""
     counts = {len(re.findall(r"^msgstr\[\d+\]", entry, re.M))
               for entry in re.split(r"\n\s*\n", text) if "\nmsgid_plural " in "\n" + entry}
-    declared = plural_header(text)[1] or ""
+    declared = plurals.plural_header(text)[1] or ""
     if len(counts) == 1:
-        return _file_problem(path, _plural_header_line(text), "", PLURAL_RULE,
-                             f"Plural-Forms `{declared.strip()}` does not match the "
-                             f"{counts.pop()} msgstr[n] forms of every plural message",
-                             _plural_hint(lang))
+        return file_problem(path, _plural_header_line(text), "", PLURAL_RULE,
+                            f"Plural-Forms `{declared.strip()}` does not match the "
+                            f"{counts.pop()} msgstr[n] forms of every plural message",
+                            plural_hint(lang))
     at = next((i for i in range(line, min(len(lines), line + 50)) if
                lines[i - 1].startswith("msgstr")), line)
-    return _file_problem(path, at, msgid_at(lines, at), PLURAL_FORMS,
-                         "this message's number of msgstr[n] forms differs from the header's "
-                         "Plural-Forms", f"give it one msgstr[n] per form: {_plural_hint(lang)}")
+    return file_problem(path, at, gnu_msgfmt.msgid_at(lines, at), PLURAL_FORMS,
+                        "this message's number of msgstr[n] forms differs from the header's "
+                        "Plural-Forms", f"give it one msgstr[n] per form; {plural_hint(lang)}")
 
 
-def _plural_hint(lang: str) -> str:
-    """The header to write, for the language (CLDR's rule, as `mariage catalogs init` writes
-    it)."""
-    if not lang or not known_language(lang):
+def plural_hint(lang: str) -> str:
+    """The header to write for the language: CLDR's rule, as `mariage catalogs init` writes
+    it."""
+    if not known_language(lang):
         return "set it as `mariage catalogs init` writes it for the language"
-    return f"for {language_name(lang)} write `Plural-Forms: {expected_plural_forms(lang)}`"
-
-
-def language_name(lang: str) -> str:
-    """'French (fr)'."""
-    return f"{Locale.parse(lang).get_display_name('en')} ({lang})"
+    return f"for {plurals.language_name(lang)} write `Plural-Forms: " \
+           f"{plurals.expected_plural_forms(lang)}`"
 
 
 def _plural_header_line(text: str) -> int:
-    offset = plural_header(text)[0]
+    offset = plurals.plural_header(text)[0]
     return text.count("\n", 0, offset) + 1 if offset is not None else 1
 
 
-def _plain(message: str) -> tuple[str, str]:
-    for pattern, what, fix in _MSGFMT:
-        match = pattern.search(message)
-        if match:
-            return match.expand(what), fix
-    return "the file is not valid gettext PO here", "compare the entry with its neighbours"
-
-
-def msgid_at(lines: Sequence[str], line: int) -> str:
-    """The msgid of the entry that holds `line` (1-based), '' for the header."""
-    for i in range(min(line, len(lines)) - 1, -1, -1):
-        match = re.match(r'^msgid "(.*)"$', lines[i])
-        if match:
-            return match.group(1).replace('\\"', '"')
-        if i < line - 1 and not lines[i].strip():
-            break
-    for i in range(min(line, len(lines)), len(lines)):
-        match = re.match(r'^msgid "(.*)"$', lines[i])
-        if match:
-            return match.group(1).replace('\\"', '"')
-        if not lines[i].strip():
-            break
-    return ""
-
-
-def plural_header(text: str) -> tuple[int | None, str | None]:
-    match = re.search(r'^"Plural-Forms:\s*([^"\\]*)', text, re.M)
-    if not match:
-        return None, None
-    return match.start(), match.group(1)
-
-
-@lru_cache(maxsize=None)
-def cldr_groupings(lang: str) -> frozenset[tuple[int, ...]]:
-    """How CLDR groups the sample counts for the language and each of its regions (European
-    and Brazilian Portuguese differ on 0); each grouping as the first count of each n's group."""
-    codes = [code for code in locale_identifiers()
-             if code == lang or (code.startswith(lang + "_") and "_" not in code[len(lang) + 1:])]
-    groupings = set()
-    for code in codes:
-        rule = Locale.parse(code).plural_form
-        groupings.add(_grouping([rule(n) for n in PLURAL_SAMPLE]))
-    return frozenset(groupings)
-
-
-def _grouping(labels: Sequence[object]) -> tuple[int, ...]:
-    first: dict[object, int] = {}
-    return tuple(first.setdefault(label, n) for n, label in enumerate(labels))
-
-
-def parse_plural_forms(forms: str) -> tuple[int, Callable[[int], int]]:
-    """`nplurals=N; plural=EXPR;` as (N, function); ValueError when it is not valid."""
-    match = re.fullmatch(r"\s*nplurals\s*=\s*(\d+)\s*;\s*plural\s*=\s*(.+?)\s*;?\s*", forms)
-    if not match:
-        raise ValueError("it is not of the form `nplurals=N; plural=EXPRESSION;`")
-    count = int(match.group(1))
-    if not 1 <= count <= 6:
-        raise ValueError(f"nplurals={count}: a language has 1 to 6 plural forms")
-    try:
-        return count, gettext.c2py(match.group(2))
-    except (ValueError, SyntaxError, RecursionError) as exc:
-        raise ValueError(f"the plural expression cannot be read ({exc})") from None
-
-
 def check_plural_rule(path: Path, lang: str, text: str) -> list[Problem]:
-    offset, forms = plural_header(text)
+    offset, forms = plurals.plural_header(text)
     line = text.count("\n", 0, offset) + 1 if offset is not None else 1
-    hint = _plural_hint(lang)
-    if forms is None:
-        return [_file_problem(path, line, "", PLURAL_RULE, "the header has no Plural-Forms", hint)]
-    try:
-        count, rule = parse_plural_forms(forms)
-        indices = [rule(n) for n in PLURAL_SAMPLE]
-    except (ValueError, ZeroDivisionError, OverflowError, RecursionError) as exc:
-        return [_file_problem(path, line, "", PLURAL_RULE, f"Plural-Forms is not valid: {exc}",
-                              hint)]
-    if any(not 0 <= i < count for i in indices):
-        return [_file_problem(path, line, "", PLURAL_RULE, "Plural-Forms picks a form number "
-                              f"outside 0..{count - 1}", hint)]
-    categories = len(Locale.parse(lang).plural_form.tags | {"other"})
-    if count > categories:
-        return [_file_problem(path, line, "", PLURAL_RULE, f"nplurals={count}, but "
-                              f"{language_name(lang)} has {categories} plural categories (CLDR)",
-                              hint)]
-    real = cldr_groupings(lang)
-    if real and _grouping(indices) not in real:
-        return [_file_problem(path, line, "", PLURAL_RULE, f"Plural-Forms `{forms.strip()}` "
-                              f"{_first_difference(lang, indices)}", hint)]
-    return []
-
-
-def _first_difference(lang: str, indices: Sequence[int]) -> str:
-    """Where the header groups numbers otherwise than the language: the first n whose form
-    differs from the one the right rule gives it."""
-    _, right = parse_plural_forms(expected_plural_forms(lang))
-    n = next((n for n in PLURAL_SAMPLE if right(n) != indices[n]), None)
-    if n is None:                 # the same grouping under other form numbers
-        return f"does not group numbers as {language_name(lang)} does (CLDR)"
-    return (f"gives n={n} msgstr[{indices[n]}], but {language_name(lang)} shows msgstr"
-            f"[{right(n)}] for {n} (CLDR)")
-
-
-def expected_plural_forms(lang: str) -> str:
-    """The header a new catalog gets: GNU gettext's rule for the language when it agrees with
-    CLDR (two forms for French, as translators' tools write it), else Babel's CLDR rule."""
-    from babel.messages.plurals import get_plural
-    from babel.plural import to_gettext
-
-    gnu = _GNU_PLURALS.get(lang.split("_")[0])
-    if gnu and _matches_cldr(lang, gnu):
-        return gnu
-    babel_rule = str(get_plural(lang))
-    if _matches_cldr(lang, babel_rule):
-        return babel_rule
-    return to_gettext(Locale.parse(lang).plural_form)
-
-
-def _matches_cldr(lang: str, forms: str) -> bool:
-    try:
-        count, rule = parse_plural_forms(forms)
-        return _grouping([rule(n) for n in PLURAL_SAMPLE]) in cldr_groupings(lang)
-    except (ValueError, ZeroDivisionError):
-        return False
-
-
-# GNU gettext's rules (its manual, "Plural forms") for the languages most sites add.
-_GNU_PLURALS = {
-    **dict.fromkeys(["en", "de", "nl", "sv", "da", "no", "nb", "nn", "fo", "es", "pt", "it",
-                     "bg", "el", "fi", "et", "hu", "eo", "ca", "gl", "eu", "he"],
-                    "nplurals=2; plural=(n != 1);"),
-    **dict.fromkeys(["fr", "oc"], "nplurals=2; plural=(n > 1);"),
-    **dict.fromkeys(["ja", "ko", "zh", "vi", "th", "id", "tr"], "nplurals=1; plural=0;"),
-    "pl": "nplurals=3; plural=(n==1 ? 0 : n%10>=2 && n%10<=4 && (n%100<10 || n%100>=20) ? 1 : 2);",
-    **dict.fromkeys(["ru", "uk", "sr", "hr", "bs"], "nplurals=3; plural=(n%10==1 && n%100!=11 ? "
-                    "0 : n%10>=2 && n%10<=4 && (n%100<10 || n%100>=20) ? 1 : 2);"),
-    **dict.fromkeys(["cs", "sk"], "nplurals=3; plural=(n==1) ? 0 : (n>=2 && n<=4) ? 1 : 2;"),
-}
+    detail = "the header has no Plural-Forms" if forms is None else plurals.rule_problem(lang,
+                                                                                         forms)
+    return [file_problem(path, line, "", PLURAL_RULE, detail, plural_hint(lang))] \
+        if detail else []
 
 
 def check_language(path: Path, lang: str, text: str) -> list[Problem]:
     match = re.search(r'^"Language:\s*([^"\\]*)', text, re.M)
     if not match or not match.group(1).strip():
-        return [_file_problem(path, _header_end(text), "", LANGUAGE, "the header has no "
-                              "Language line", f'add "Language: {lang}\\n" to the header '
-                              "(Poedit, Weblate and msgfmt read it)")]
+        return [file_problem(path, _header_end(text), "", LANGUAGE, "the header has no "
+                             "Language line", f'add "Language: {lang}\\n" to the header '
+                             "(Poedit, Weblate and msgfmt read it)")]
     declared = match.group(1).strip().replace("-", "_")
     if declared.split("_")[0].lower() != lang.split("_")[0].lower():
-        return [_file_problem(path, text.count("\n", 0, match.start()) + 1, "", LANGUAGE,
+        return [file_problem(path, text.count("\n", 0, match.start()) + 1, "", LANGUAGE,
                               f"the header says Language: {declared}, but the catalog is in "
                               f"locales/{lang}/", "check that this is the right language's "
                               f"file, then set Language: {lang}")]
@@ -606,7 +403,7 @@ def check_language(path: Path, lang: str, text: str) -> list[Problem]:
 
 
 def _header_end(text: str) -> int:
-    """The line of the header entry's last string (1 without a header)."""
+    """The line of the header entry's last string."""
     head = re.match(r'(?:#[^\n]*\n|\s*\n)*msgid ""\nmsgstr ""\n(?:"[^\n]*\n)*', text)
     return text.count("\n", 0, head.end()) if head else 1
 
@@ -615,12 +412,12 @@ def check_header(path: Path, lang: str, text: str) -> list[Problem]:
     """A catalog starts with its header entry (msgid ""), which says how to read it."""
     if re.search(r'^msgid ""\nmsgstr ""\n"', text, re.M):
         return []
-    return [_file_problem(path, 1, "", HEADER, "the catalog has no header entry (the first "
-                          'entry, msgid "", with Content-Type, Language and Plural-Forms)',
-                          'restore it at the top: msgid "" / msgstr "" / "Content-Type: '
-                          'text/plain; charset=UTF-8\\n" / '
-                          f'"Language: {lang}\\n" / "Plural-Forms: '
-                          f'{expected_plural_forms(lang) if known_language(lang) else "…"}\\n"')]
+    rule = plurals.expected_plural_forms(lang) if known_language(lang) else "…"
+    return [file_problem(path, 1, "", HEADER, "the catalog has no header entry (the first "
+                         'entry, msgid "", with its Content-Type, Language and Plural-Forms)',
+                         'put it back at the top: msgid "" / msgstr "" / "Content-Type: '
+                         f'text/plain; charset=UTF-8\\n" / "Language: {lang}\\n" / '
+                         f'"Plural-Forms: {rule}\\n"')]
 
 
 def known_language(lang: str) -> bool:
@@ -636,7 +433,7 @@ def check_file(path: Path, lang: str) -> tuple[str | None, list[Problem]]:
     try:
         data = path.read_bytes()
     except OSError as exc:
-        return None, [_file_problem(path, None, "", SYNTAX, f"cannot read the catalog "
+        return None, [file_problem(path, None, "", SYNTAX, f"cannot read the catalog "
                                     f"({exc.strerror})", "run `mariage catalogs init "
                                     f"{lang}` to start it")]
     problems = check_encoding(path, data)
@@ -646,8 +443,8 @@ def check_file(path: Path, lang: str) -> tuple[str | None, list[Problem]]:
         text = data.decode("utf-8")
     except UnicodeDecodeError as exc:         # no header, so no charset to blame
         bad = data[:exc.start].count(b"\n") + 1
-        return None, [_file_problem(path, bad, "", ENCODING, f"byte 0x{data[exc.start]:02x} is "
-                                    "not UTF-8 (the file was saved in another encoding)")]
+        return None, [file_problem(path, bad, "", ENCODING, f"byte 0x{data[exc.start]:02x} is "
+                                   "not UTF-8 (the file was saved in another encoding)")]
     header = check_header(path, lang, text)
     if header:
         return None, header

@@ -15,12 +15,24 @@ from __future__ import annotations
 import re
 from collections import Counter
 from functools import lru_cache
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from num2words import num2words
 
-if TYPE_CHECKING:
-    from .checks import Entry
+from .plurals import PLURAL_SAMPLE, expected_plural_forms, parse_plural_forms
+
+
+class Entry(Protocol):
+    """What these checks read of a message (checks.Entry)."""
+    sources: tuple[str, ...]
+    strings: tuple[str, ...]
+    notes: tuple[str, ...]
+    lang: str
+
+    @property
+    def plural(self) -> bool: ...
+
+    def pairs(self) -> list[tuple[str, str]]: ...
 
 RULING = re.compile(r"(?<![\w-])R\d{1,3}(?!\w)")
 CODE = re.compile(r"(`+)(.+?)\1", re.S)
@@ -34,7 +46,7 @@ HOMOGRAPHS = {"fr": {"neuf"},      # "un jeu neuf": a new pack
               "it": {"sei"}}       # "sei di mano": you are on lead
 
 
-def rulings(entry: "Entry") -> str | None:
+def rulings(entry: Entry) -> str | None:
     """The same ruling references as the English text: each becomes a link to that ruling."""
     for source, string in _translated(entry):
         want, got = Counter(RULING.findall(source)), Counter(RULING.findall(string))
@@ -48,7 +60,7 @@ def rulings(entry: "Entry") -> str | None:
     return None
 
 
-def code_spans(entry: "Entry") -> str | None:
+def code_spans(entry: Entry) -> str | None:
     """Code between backquotes is the engine's notation: copied exactly, never translated."""
     for source, string in _translated(entry):
         want = Counter(m.group(2) for m in CODE.finditer(source))
@@ -62,7 +74,7 @@ def code_spans(entry: "Entry") -> str | None:
     return None
 
 
-def urls(entry: "Entry") -> str | None:
+def urls(entry: Entry) -> str | None:
     """Web addresses and link targets, exactly as in the English text."""
     for source, string in _translated(entry):
         want, got = Counter(_urls(source)), Counter(_urls(string))
@@ -80,7 +92,7 @@ def _urls(text: str) -> list[str]:
     return [m.group(1) or m.group(0) for m in URL.finditer(text)]
 
 
-def numbers(entry: "Entry") -> str | None:
+def numbers(entry: Entry) -> str | None:
     """No number the English text does not state, whether written in digits or in words."""
     for source, string in _translated(entry):
         want = set(stated(source, "en"))
@@ -157,7 +169,7 @@ def _inflected(ordinal: str) -> set[str]:
     return forms
 
 
-def _translated(entry: "Entry") -> list[tuple[str, str]]:
+def _translated(entry: Entry) -> list[tuple[str, str]]:
     return [(source, string) for source, string in entry.pairs() if string]
 
 
@@ -165,8 +177,6 @@ def _translated(entry: "Entry") -> list[tuple[str, str]]:
 
 def one_only_forms(lang: str) -> frozenset[int]:
     """The plural forms (msgstr[n]) the language shows only for n = 1."""
-    from .checks import PLURAL_SAMPLE, expected_plural_forms, parse_plural_forms
-
     try:
         _, rule = parse_plural_forms(expected_plural_forms(lang))
     except (ValueError, KeyError):
@@ -188,7 +198,7 @@ def count_placeholder(singular: str, plural: str) -> str | None:
     return before[-1] if before and before[-1] != "%%" else None
 
 
-def spells_one(entry: "Entry", form: int, string: str, missing: list[str]) -> bool:
+def spells_one(entry: Entry, form: int, string: str, missing: list[str]) -> bool:
     """Whether a form shown only for n = 1 writes its count as the word for one instead of
     the count placeholder (Spanish "una baza"), and misses nothing else."""
     if not entry.plural or not entry.lang or form not in one_only_forms(entry.lang):
@@ -213,7 +223,7 @@ def _one_word(lang: str) -> re.Pattern[str]:
 SAME = "stays as in English"      # the marker, in a `#.` note or the translator's `#` comment
 
 
-def unchanged(entry: "Entry") -> str | None:
+def unchanged(entry: Entry) -> str | None:
     """A translation that is its English text, letter for letter, unless a note says the
     message stays as in English (a name, notation). Texts of fewer than two letters (card
     letters, separators) are left alone."""
