@@ -230,17 +230,18 @@ class MariagePlugin(BasePlugin[MariageConfig]):
     @staticmethod
     def _unpublish(config: MkDocsConfig, source: SiteSource) -> None:
         """Leave out the languages below min_translated (or outside a MARIAGE_LANGS preview),
-        saying why (static-i18n builds only the languages marked `build`)."""
+        saying why (static-i18n builds only the languages marked `build`); a preview's language
+        below min_translated is built, as a draft."""
         i18n = config.plugins.get("i18n")
         languages = i18n.config.languages if i18n is not None else []
         for lang, reason in source.unpublished().items():
             log.info("mariage: %s", reason)
-        for lang, percent in source.drafts().items():
-            log.info("mariage: %s is %d %% translated: not published (below %d %%); this "
-                     "preview shows it as a draft", lang, percent, source.threshold())
             for language in languages:
                 if language.locale == lang:
                     language.build = False
+        for lang, percent in source.drafts().items():
+            log.info("mariage: %s is %d %% translated: not published (below %d %%); this "
+                     "preview shows it as a draft", lang, percent, source.threshold())
 
     def _localize_theme(self, config: MkDocsConfig, source: SiteSource) -> None:
         """Each language's site description and the theme strings its catalog translates."""

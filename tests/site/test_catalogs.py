@@ -11,20 +11,11 @@ from mariage.site.build.generate import CatalogError, check_catalogs
 from mariage.site.read.project import Project
 from mariage.engine.errors import SourceError
 
+from helpers import catalog_verdict
+
 ROOT = Path(__file__).resolve().parents[2]
 LOCALES = ROOT / "locales"
 LANGS = Project.find(ROOT).languages()[1:]      # the site's one list: mkdocs.yml
-
-
-def catalog_verdict(project: Project, lang: str) -> list[str]:
-    """What CI holds a listed catalog to: no mistake at all, whatever its progress; and, once
-    it reaches min_translated (so it is published), no untranslated or fuzzy message either.
-    A language below min_translated is welcome as partial work (it is previewed, not
-    published). The new-language test applies this to a copy with a partial catalog."""
-    checked = catalogs.check_catalog(lang, project.locales)
-    published = checked.stats().percent >= project.min_translated()
-    held = checked.problems if published else checked.errors
-    return [str(p) for p in held]
 
 
 @pytest.mark.parametrize("lang", LANGS)
@@ -164,7 +155,7 @@ def test_the_status_page_rounds_down(locales_copy):
     assert catalogs.Stats("x", 453, 2, 0).percent == 99
     page = next(p.text for p in render_site(
         SiteSource(locales=locales_copy)) if p.path == "translation-status.md" and p.lang == "en")
-    assert "| Français (`fr`) | 452 | 2 | 1 | 99% |" in page   # English: no space
+    assert "Français (`fr`) | 452 | 2 | 1 | 0 | 0 | 99% | yes |" in page   # English: no space
 
 
 def test_the_status_page_counts_each_catalog():
@@ -173,7 +164,9 @@ def test_the_status_page_counts_each_catalog():
              if p.path == "translation-status.md"}
     for lang, s in stats.items():
         row = next(line for line in pages["en"].splitlines() if f"(`{lang}`)" in line)
-        assert f"| {s.translated} | {s.fuzzy} | {s.untranslated} |" in row
+        assert f"| {s.translated} | {s.fuzzy} | {s.untranslated} | {s.failing} | " \
+            f"{s.mismatched} |" in row
+        assert f'<img src="../assets/badges/{lang}.svg" alt="" height="20">' in row
 
 
 def test_a_catalog_that_cannot_be_read_names_its_line(locales_copy):

@@ -307,12 +307,23 @@ def _drift(message: Message, known: Message | None, same_msgid: list[Message],
         now = repr(message.context) if message.context else "none"
         return (f"the msgctxt is {now}, but the template has this msgid with msgctxt "
                 f"{contexts}", "restore the msgctxt line as the template has it")
-    close = difflib.get_close_matches(_sources(message)[0], [k[0] for k in template], n=1,
-                                      cutoff=0.6)
-    guess = f" (the template has {_short(close[0])!r})" if close else ""
+    guess = _was(message, template)
+    guess = f" (the template has {_short(guess)!r})" if guess else ""
     return (f"this msgid is not in the template{guess}: it was edited, or the English text was "
             "removed", restore + "; `mariage catalogs update` turns a removed message into an "
             "obsolete #~ entry")
+
+
+def _was(message: Message, template: dict) -> str | None:
+    """The template message an edited msgid most likely was: the one written at the same
+    source lines (`#:`), else the closest text."""
+    here = set(message.locations)
+    same = [m for m in template.values() if here and here & set(m.locations)]
+    if len(same) == 1:
+        return _sources(same[0])[0]
+    close = difflib.get_close_matches(_sources(message)[0], [k[0] for k in template], n=1,
+                                      cutoff=0.6)
+    return close[0] if close else None
 
 
 _TEMPLATES: dict[Path, tuple[tuple, dict | None]] = {}

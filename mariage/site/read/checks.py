@@ -114,8 +114,9 @@ def _placeholders(entry: Entry) -> str | None:
             continue
         spaced = _SPACED.search(string)
         if spaced:
-            return (f"{_visible(spaced.group(0))} has {_visible(spaced.group(2))} inside it, so "
-                    f"it is not a placeholder: write %({spaced.group(1)}){spaced.group(3)}")
+            space = "a space" if spaced.group(2) == " " else _visible(spaced.group(2))
+            return (f"{_visible(spaced.group(0))} has {space} inside it, so it is not a "
+                    f"placeholder: write %({spaced.group(1)}){spaced.group(3)}")
         want, got = set(placeholders(source)[0]), set(placeholders(string)[0])
         extra = sorted(got - (allowed if entry.plural else want))
         if extra:
@@ -127,6 +128,9 @@ def _placeholders(entry: Entry) -> str | None:
         missing = sorted(want - got)
         if missing and not facts.spells_one(entry, form, string, missing):
             return f"{missing[0]} is missing"
+        swapped = facts.order_changed(entry, source, string)
+        if swapped:
+            return swapped
     return None
 
 

@@ -234,3 +234,29 @@ def unchanged(entry: Entry) -> str | None:
         if string == source and len(letters) >= 2:
             return "the translation is the English text itself"
     return None
+
+
+# --- placeholders whose order carries the meaning ----------------------------------------
+
+ORDER = "keep their order"        # in a `#.` note: the placeholders' order is the meaning
+
+
+def order_changed(entry: Entry, source: str, string: str) -> str | None:
+    """Where a note says so, the named placeholders appear in the English text's order:
+    "%(dealer)s deals, so %(other)s is the non-dealer" swapped inverts who deals, which no
+    other check can see. Elsewhere a translation may reorder them as its grammar needs."""
+    if not any(ORDER in note for note in entry.notes):
+        return None
+    want, got = _first_seen(source), _first_seen(string)
+    if [p for p in got if p in want] != [p for p in want if p in got]:
+        return (f"the placeholders are in the order {', '.join(got)}, but the note says to keep "
+                f"the English text's: {', '.join(want)}")
+    return None
+
+
+def _first_seen(text: str) -> list[str]:
+    seen: list[str] = []
+    for match in PLACEHOLDER.finditer(text):
+        if match.group(0) != "%%" and match.group(0) not in seen:
+            seen.append(match.group(0))
+    return seen

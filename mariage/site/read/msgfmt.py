@@ -94,7 +94,7 @@ def plain(message: str) -> tuple[str, str]:
     for pattern, what, fix in _MSGFMT:
         match = pattern.search(message)
         if match:
-            return match.expand(what), fix
+            return what, fix
     return "the file is not valid gettext PO here", "compare the entry with its neighbours"
 
 

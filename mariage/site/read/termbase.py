@@ -239,3 +239,37 @@ def glossary_rows(languages: list[str], locales: Path) -> list[dict[str, Any]]:
                     for lang in languages if lang != SOURCE_LANGUAGE})
         rows.append(row)
     return rows
+
+
+GUIDE_START = "<!-- the termbases' table: written by `mariage catalogs update`; do not edit -->"
+GUIDE_END = "<!-- end of the termbases' table -->"
+
+
+def guide_table(languages: list[str], locales: Path) -> str:
+    """The guide's terminology table, from the termbases themselves: one row per concept, its
+    English words and each language's term ("–" where it is not chosen yet)."""
+    langs = [lang for lang in languages if lang != SOURCE_LANGUAGE]
+    rows = glossary_rows(languages, locales)
+    english = {cid: ", ".join(c.english[:2]) for cid, c in load_concepts(locales).items()}
+    lines = ["| concept | English | " + " | ".join(langs) + " |",
+             "|---|---|" + "---|" * len(langs)]
+    for row in rows:
+        cells = [str(row[lang]) if row[lang] else "–" for lang in langs]
+        lines.append(f"| `{row['id']}` | {english[str(row['id'])]} | " + " | ".join(cells) + " |")
+    return "\n".join(lines)
+
+
+def write_guide_table(guide: Path, languages: list[str], locales: Path) -> bool:
+    """Rewrite the table between the guide's markers; False when the guide has none."""
+    try:
+        text = guide.read_text(encoding="utf-8")
+    except OSError:
+        return False
+    start, end = text.find(GUIDE_START), text.find(GUIDE_END)
+    if start == -1 or end < start:
+        return False
+    new = (text[:start + len(GUIDE_START)] + "\n" + guide_table(languages, locales) + "\n"
+           + text[end:])
+    if new != text:
+        guide.write_text(new, encoding="utf-8")
+    return True

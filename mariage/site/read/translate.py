@@ -52,14 +52,16 @@ def extract(project: Project) -> Path:
     message's notes say which site pages show it. When no message changed, the file is left
     as it was, its POT-Creation-Date included, so an update changes no catalog."""
     pot = pot_path(project)
-    before = pot.read_bytes() if pot.exists() else None
-    _pybabel(project, "extract", "-F", str(project.babel_config), "-o", str(pot), "--no-wrap",
+    fresh = pot.with_name(pot.name + ".new")
+    _pybabel(project, "extract", "-F", str(project.babel_config), "-o", str(fresh), "--no-wrap",
              "--sort-by-file", "--add-comments=Translators:", "-k", "_",
              "--project=mariage", "--copyright-holder=The Mariage project",
              "--msgid-bugs-address=translations@mariage.invalid", ".")
-    add_page_notes(pot, site_paths(project))
-    if before is not None and _undated(pot.read_bytes()) == _undated(before):
-        pot.write_bytes(before)
+    add_page_notes(fresh, site_paths(project))
+    if pot.exists() and _undated(fresh.read_bytes()) == _undated(pot.read_bytes()):
+        fresh.unlink()
+    else:
+        fresh.replace(pot)
     return pot
 
 
@@ -150,7 +152,13 @@ def update(project: Project) -> list[str]:
             tmp.unlink()              # nothing changed: the file (and its mtime) stays
         else:
             tmp.replace(path)
+    terms.write_guide_table(guide_path(project), project.languages(), project.locales)
     return langs
+
+
+def guide_path(project: Project) -> Path:
+    """The translators' guide, whose terminology table is written from the termbases."""
+    return project.docs / "translators.md"
 
 
 def _refuse_broken(project: Project, lang: str) -> None:
@@ -188,9 +196,32 @@ def init(project: Project, lang: str) -> list[Path]:
         writes[terms_path] = terms.skeleton(lang, project.locales)
     if not listed and project.config.is_file():
         writes[project.config] = add_language(project.config, lang)
+    readme = add_badge(project.root / "README.md", lang)
+    if readme is not None:
+        writes[project.root / "README.md"] = readme
     for target, text in writes.items():
         _write(target, text)
+    terms.write_guide_table(guide_path(project), project.languages(), project.locales)
     return list(writes)
+
+
+BADGES = "<!-- one badge per language of mkdocs.yml; a test keeps this list in step -->"
+
+
+def add_badge(readme: Path, lang: str) -> str | None:
+    """The README's text with the language's status badge after the others, or None when the
+    README has no list of badges or already shows this one."""
+    try:
+        text = readme.read_text(encoding="utf-8")
+    except OSError:
+        return None
+    badge = f"![{lang}](https://mariage.invalid/assets/badges/{lang}.svg)"
+    start = text.find(BADGES)
+    if start == -1 or badge in text:
+        return None
+    end = text.find("\n\n", start)
+    end = len(text) if end == -1 else end
+    return text[:end] + "\n" + badge + text[end:]
 
 
 def _new_catalog(project: Project, lang: str) -> str:
