@@ -373,6 +373,8 @@ def test_a_file_in_another_encoding_is_named_with_its_line(locales_copy, name, d
 @pytest.mark.parametrize("args,words", [
     (["catalogs", "check", "fr"], ["fr/LC_MESSAGES/messages.po:", "[markup]", "msgid 'Glossary'"]),
     (["catalogs", "check", "--errors-only"], ["fr: 1 mistake(s)", "es: ok"]),
+    (["catalogs", "check", "--errors-only", "fr"], ["fr: 1 mistake(s)", "[markup]"]),   # 11
+    (["catalogs", "check", "fr", "--errors-only"], ["fr: 1 mistake(s)", "[markup]"]),
 ])
 def test_the_check_command_names_file_line_and_check(tmp_path, args, words):
     project = _project_copy(tmp_path)
@@ -425,6 +427,8 @@ def broken_project(tmp_path_factory):
     text = po.read_text(encoding="utf-8")
     text = msgstr(NUMBERS, "Les nombres [voir](https://evil.example/)")(text)
     text = msgstr(CELL, "Position dans le paquet | qui")(text)
+    text = msgstr(DEAL, "La situation après la distribution : %(other)s, le non-donneur, entame "
+                  "le premier pli (R5).")(text)              # a termbase violation (I12)
     po.write_text(text, encoding="utf-8")
     return project
 
@@ -441,6 +445,9 @@ def test_build_strict_fails_naming_file_line_and_msgid(broken_project):
     link = next(i for i, l in enumerate(text, 1) if "evil.example" in l)
     assert f"locales/{FR}:{link}: [markup]" in run.stderr
     assert "msgid 'The numbers on these pages" in run.stderr
+    pli = next(i for i, l in enumerate(text, 1) if "premier pli" in l)
+    assert f"locales/{FR}:{pli}: [termbase] the English text says 'trick'" in run.stderr
+    assert "write 'levée'" in run.stderr
     assert "Traceback" not in run.stderr
     assert _snapshot(broken_project / "site") == before       # the previous site stays
 
@@ -453,6 +460,7 @@ def test_build_lenient_shows_english_tagged_and_warns(broken_project):
     for page in site.rglob("*.html"):
         html = page.read_text(encoding="utf-8")
         assert "evil.example" not in html and "| qui" not in html, page
+        assert "premier pli" not in html, page
     home = (site / "fr" / "index.html").read_text(encoding="utf-8")
     assert '<span lang="en">The numbers on these pages are not typed by hand' in home
     deal = (site / "fr" / "examples" / "02-deal" / "index.html").read_text(encoding="utf-8")
@@ -474,3 +482,50 @@ def test_the_themes_count_placeholder_is_kept_but_may_move(string, ok):
     # Outside the theme's strings a leading `#` is a Markdown heading and must stay one.
     page = checks.Entry(("# Heading",), ("Título",), 2)
     assert [c.id for c, _ in checks.check_entry(page)] == ["markup"]
+
+
+def test_a_message_deleted_from_the_catalog_is_named_at_the_templates_line(locales_copy):
+    """msgcmp's 'this message is used but not defined': the template's file and line, counted
+    in stats, and a strict build refuses it."""
+    path = locales_copy / FR
+    text = path.read_text(encoding="utf-8")
+    start = text.index('\nmsgid "Glossary"\n')
+    start = text.rindex("\n\n", 0, start) + 2
+    end = text.index("\n\n", start) + 2
+    path.write_text(text[:start] + text[end:], encoding="utf-8")
+    pot = (locales_copy / "messages.pot").read_text(encoding="utf-8").splitlines()
+    line = pot.index('msgid "Glossary"') + 1
+    checked = catalogs.check_catalog("fr", locales_copy)
+    named = [str(p) for p in checked.problems if p.check == "template"]
+    assert any(f"messages.pot:{line}: [template] this message of the template is missing from "
+               in p and f"locales/{FR}: msgid 'Glossary' (run `mariage catalogs update`" in p
+               for p in named), named
+    assert checked.stats().missing == 1 and checked.stats().mismatched == 1
+    with pytest.raises(CatalogError):
+        check_catalogs(SiteSource(locales=locales_copy, min_translated=0), strict=True)
+
+
+def test_an_edited_msgid_is_counted_in_stats_not_as_translated(locales_copy):
+    """The review's I2: `check` said ok and stats 100 %; now both say what is wrong."""
+    before = catalogs.check_catalog("fr", locales_copy).stats()
+    _break(locales_copy, MISTAKES[[m.id for m in MISTAKES].index("I2-edited-msgid")])
+    after = catalogs.check_catalog("fr", locales_copy).stats()
+    assert (after.stale, after.missing, after.mismatched) == (1, 1, 2)
+    assert after.translated == before.translated - 1 and after.total == before.total
+    assert after.percent < 100
+
+
+@pytest.mark.parametrize("lang,form,ok", [
+    ("es", "mazo: una carta, el indicador", True),      # msgstr[0] is shown only for 1
+    ("pt", "monte: uma carta, o indicador", True),
+    ("it", "tallone: una carta, l’indicatore", True),
+    ("fr", "pioche : une carte, l’indicateur", False),  # French msgstr[0] also shows 0
+    ("es", "mazo: dos cartas, el indicador", False),    # a word, but not the word for one
+])
+def test_a_form_shown_only_for_one_may_write_the_word_for_one(lang, form, ok):
+    from mariage.site.read import checks
+
+    entry = checks.Entry((STOCK, "stock: %(count)s cards, the indicator last"),
+                         (form, "x: %(count)s y"), 2, lang=lang)
+    failures = [c.id for c, _ in checks.check_entry(entry)]
+    assert ("placeholders" not in failures) is ok, failures

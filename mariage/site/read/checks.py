@@ -395,8 +395,8 @@ def check_language(path: Path, lang: str, text: str) -> list[Problem]:
     match = re.search(r'^"Language:\s*([^"\\]*)', text, re.M)
     if not match or not match.group(1).strip():
         return [file_problem(path, _header_end(text), "", LANGUAGE, "the header has no "
-                             "Language line", f'add "Language: {lang}\\n" to the header '
-                             "(Poedit, Weblate and msgfmt read it)")]
+                             "Language line", f'add "Language: {lang}\\n" to the header: '
+                             "Poedit, Weblate and msgfmt read it")]
     declared = match.group(1).strip().replace("-", "_")
     if declared.split("_")[0].lower() != lang.split("_")[0].lower():
         return [file_problem(path, text.count("\n", 0, match.start()) + 1, "", LANGUAGE,
