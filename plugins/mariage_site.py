@@ -286,7 +286,8 @@ class MariagePlugin(BasePlugin[MariageConfig]):
     @staticmethod
     def _unpublish(config: MkDocsConfig, source: SiteSource) -> None:
         """Leave out the languages below min_translated (or outside a MARIAGE_LANGS preview),
-        saying why (static-i18n builds only the languages marked `build`)."""
+        saying why (static-i18n builds only the languages marked `build`); a preview's language
+        below min_translated is built, as a draft."""
         i18n = config.plugins.get("i18n")
         languages = i18n.config.languages if i18n is not None else []
         for lang, reason in source.unpublished().items():
@@ -294,6 +295,9 @@ class MariagePlugin(BasePlugin[MariageConfig]):
             for language in languages:
                 if language.locale == lang:
                     language.build = False
+        for lang, percent in source.drafts().items():
+            log.info("mariage: %s is %d %% translated: not published (below %d %%); this "
+                     "preview shows it as a draft", lang, percent, source.threshold())
 
     @staticmethod
     def _apply(config: MkDocsConfig, add: Additions) -> None:

@@ -12,7 +12,7 @@ static-site tool keeps all of it.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
@@ -20,9 +20,12 @@ from typing import Any
 from jinja2 import Environment, Template, TemplateError
 from markupsafe import Markup, escape
 
+from babel.numbers import format_percent
+
 from ...engine.errors import MariageError, SourceError
 from . import publish
 from ..read import catalogs
+from . import badges
 from ..replay import replayer
 from ..cache import StageCache, digest
 from ..replay.doctests import EXAMPLE_TIMEOUT, DoctestWorker, page_inputs, verify
@@ -64,9 +67,9 @@ class CatalogError(SourceError):
     def __init__(self, problems: list[catalogs.Problem]) -> None:
         self.problems = problems
         first = problems[0]
-        super().__init__(first.path, f"{len(problems)} catalog problem(s); no message that "
-                         "fails a check is shipped:\n" + "\n".join(f"  {p}" for p in problems),
-                         hint="fix each one as it says, then run `mariage catalogs check`")
+        super().__init__(first.path, f"{len(problems)} catalog problem(s): fix each one as it "
+                         "says, then run `mariage catalogs check` (no message that fails a check "
+                         "is shipped)\n" + "\n".join(f"  {p}" for p in problems))
 
 
 def check_catalogs(source: SiteSource, strict: bool = True) -> list[catalogs.Problem]:
@@ -227,18 +230,55 @@ def generate(out: Path, source: SiteSource, static: Path | None = None,
     pages = add_rulings_pages(pages, source)                            #    and link citations
     with DoctestWorker(timeout) as worker:
         check_examples(pages, examples, worker, source.cache)           # 4. check
+    pages = mark_drafts(pages, source)
     publish.claim(out)                                                  # 5. write
-    write_pages(pages, out, static)
+    write_pages(pages, out, static, files=badges.files(
+        source.context()["catalog_stats"], source.threshold()))
     publish.mark(out)                # again: write_pages removes what it did not write
     return pages
 
 
-def write_pages(pages: list[RenderedPage], out: Path, static: Path | None = None) -> int:
+# Translators: the note at the top of every page of a language that a translator previews
+# before it is published (`MARIAGE_LANGS=de mkdocs serve`); percent and threshold are
+# percentages such as "2 %" and "80 %".
+DRAFT = _("Draft: this language is %(percent)s translated, so it is not published (below "
+          "%(threshold)s). This preview shows it so that its translators can read their work.")
+
+
+def mark_drafts(pages: list[RenderedPage], source: SiteSource) -> list[RenderedPage]:
+    """Each page of a previewed language below min_translated gets a draft note under its
+    title, in the language when its catalog has the note, else in English."""
+    drafts = source.drafts()
+    if not drafts:
+        return pages
+    marked = []
+    for page in pages:
+        if page.lang in drafts:
+            tr = source.translations(page.lang)
+            ships = getattr(tr, "ships", lambda msgid: False)
+            note = str(escape(tr.gettext(DRAFT) % {
+                "percent": format_percent(drafts[page.lang] / 100, locale=page.lang),
+                "threshold": format_percent(source.threshold() / 100, locale=page.lang)}))
+            if not ships(DRAFT):
+                note = FALLBACK_OPEN + note + FALLBACK_CLOSE
+            block = mark_fallbacks(f'\n<div class="admonition warning" markdown>\n{note}\n'
+                                   '</div>\n\n')
+            text = re.sub(r"^(# .*\n)", lambda m: m.group(1) + block, page.text, count=1,
+                          flags=re.M)
+            page = replace(page, text=text)
+        marked.append(page)
+    return marked
+
+
+def write_pages(pages: list[RenderedPage], out: Path, static: Path | None = None,
+                files: dict[str, bytes] | None = None) -> int:
     """Write pages under out/<lang>/, touching only files whose text changed (so `mkdocs
     serve`, which watches out/, does not loop); stale files are removed. The `assets/` folder
-    of `static` (docs/) is copied too; docs/ notes such as translators.md are not pages.
+    of `static` (docs/) is copied too; docs/ notes such as translators.md are not pages; `files`
+    (path under out/ -> bytes) are made at build time, like the status badges.
     Returns the number of files written."""
     wanted: dict[Path, bytes] = {out / p.lang / p.path: p.text.encode("utf-8") for p in pages}
+    wanted.update({out / path: data for path, data in (files or {}).items()})
     if static is not None and (static / "assets").is_dir():
         for src in (static / "assets").rglob("*"):
             if src.is_file():
