@@ -139,10 +139,14 @@ class Rates(Strict, frozen=True):
     false_claim: Points
     closer_failed: Points
     closer_failed_no_trick: Points
+    # R16: the false claim's rate when made before the opponent's first trick (None: false_claim)
+    false_claim_no_trick: Points | None = None
+    # R17: game points for winning at the natural end (None: R15's rate on the loser's state)
+    natural_end: Points | None = None
 
     def values(self) -> list[int]:
-        """Every rate, in the order above."""
-        return list(msgspec.structs.astuple(self))
+        """Every rate the profile sets, in the order above."""
+        return [v for v in msgspec.structs.astuple(self) if v is not None]
 
 
 class Options(Strict, frozen=True):
@@ -151,9 +155,11 @@ class Options(Strict, frozen=True):
     exchange_needs_trick: bool = True                 # R10: a trick won before the exchange
     exchange_min_stock: PositiveInt = 1              # R10: cards left in the stock
     marriage_before_trick: Literal["forbidden", "counts_later"] = "forbidden"   # R12
+    marriage_needs_open_stock: bool = True             # R12: none once closed or exhausted
     strict_play_must_beat: bool = True                 # R9: beat the led card when able
     natural_end: Literal["higher_total", "last_trick_wins"] = "higher_total"    # R17
-    natural_tie: Literal["nobody", "non_dealer"] = "nobody"                      # R17
+    # R17: equal totals; "next_hand": nobody scores, and the next hand's winner scores 1 more
+    natural_tie: Literal["nobody", "non_dealer", "next_hand"] = "nobody"
     closer_false_claim: Literal["closer_failed", "false_claim"] = "closer_failed"  # R18
 
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..engine.actions import Action
+from ..engine.game import Game
 from ..engine.hand import Hand
 from ..engine.solver import solve
 from .examples import Example
@@ -43,23 +44,22 @@ def _hand_steps(hand: Hand, actions: list[str], first: int) -> list[dict[str, An
 
 def _game_steps(example: Example) -> list[dict[str, Any]]:
     """Every hand of a game example in turn; each step carries the hand's number and the score
-    sheet so far: the game points of every hand already ended (R19)."""
+    sheet so far: the game points of every hand already ended (R19), as Game.record scores them."""
     game = example.game()
     sheet: list[dict[str, Any]] = []
-    score = {p: 0 for p in game.players}
+    tally = Game(game.first_dealer, example.profile)
     out: list[dict[str, Any]] = []
     for number, (hand, source) in enumerate(zip(game.hands, example.game_hands()), 1):
         fresh = Hand(source.meta["deck"], dealer=hand.dealer, profile=example.profile)
         states = _hand_steps(fresh, source.actions, len(out))
         outcome = hand.outcome
         for state in states:
-            state |= {"hand": number, "sheet": list(sheet), "score": dict(score)}
+            state |= {"hand": number, "sheet": list(sheet), "score": dict(tally.game_points)}
         if outcome is not None:
+            scored = tally.record(outcome)
             sheet.append({"hand": number, "dealer": hand.dealer, "winner": outcome.winner,
-                          "game_points": outcome.game_points})
-            if outcome.winner is not None:
-                score[outcome.winner] += outcome.game_points
-            states[-1] |= {"sheet": list(sheet), "score": dict(score)}
+                          "game_points": scored})
+            states[-1] |= {"sheet": list(sheet), "score": dict(tally.game_points)}
         out += states
     return out
 
