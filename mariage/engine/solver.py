@@ -55,7 +55,7 @@ class _State:
 class Solver:
     """Solves one hand's current position; `nodes` counts the positions searched."""
 
-    def __init__(self, hand: Hand) -> None:
+    def __init__(self, hand: Hand, false_claims: bool = True) -> None:
         if hand.stock_open:
             raise OpenStockError(f"the stock is open ({hand.stock_size} cards to draw): the solver "
                                  "reads only positions whose stock is closed or exhausted (R9)")
@@ -64,6 +64,9 @@ class Solver:
         self._closer = hand._closer
         self._closed_state = hand._closed_state
         self._options = hand.profile.options
+        # False: a claim is a move only when it is correct, for tables that do not accept a
+        # false claim made on purpose to concede less (R16, R18)
+        self._false_claims = false_claims
         self._non_dealer = hand.players.index(hand.dealer) ^ 1
         # Each suit's K+Q mask (R12), and whether the profile lets a marriage be declared now
         self._marriages = [hand._marriage_mask(suit) for suit in range(len(hand.deck.suits))]
@@ -94,9 +97,11 @@ class Solver:
         if s.led is None:
             held = s.held[seat] if s.marrying is None else s.held[seat] & self._marriages[s.marrying]
             plays = [("play", c) for c in sorted(bits(held), key=lambda c: -self.deck.points[c])]
-            ends = [("claim", 0)] + ([("pass", 0)] if not (s.held[0] | s.held[1]) else [])
+            enough = s.points[seat] >= self.profile.thresholds.claim
+            claim = [("claim", 0)] if enough or self._false_claims else []
+            ends = claim + ([("pass", 0)] if not (s.held[0] | s.held[1]) else [])
             marry = [("marriage", suit) for suit in self._can_marry(s)]
-            if s.points[seat] < self.profile.thresholds.claim:
+            if not enough:
                 return marry + plays + ends
             return ends + marry + plays
         return [("play", c) for c in sorted(bits(self._answers(s)),
@@ -261,9 +266,10 @@ class Solver:
         return Solution(winner=winner, game_points=abs(value), line=line)
 
 
-def solve(hand: Hand) -> Solution:
-    """The result of `hand` from its current position under perfect play by both players."""
-    return Solver(hand).solve()
+def solve(hand: Hand, false_claims: bool = True) -> Solution:
+    """The result of `hand` from its current position under perfect play by both players;
+    with false_claims=False, neither claims unless the claim is correct."""
+    return Solver(hand, false_claims).solve()
 
 
 def _signed(winner: int, game_points: int) -> int:

@@ -112,7 +112,9 @@ def _state(hand: Hand, number: int, event: dict[str, Any]) -> dict[str, Any]:
 
 def perfect_play(example: Example) -> dict[str, Any] | None:
     """At the record's first position whose stock is closed or exhausted (the hand not over),
-    what perfect play by both players gives (mariage.engine.solver), and what the record gave."""
+    what perfect play by both players gives (mariage.engine.solver), claiming only correctly,
+    and what the record gave; and, where it differs, what a deliberate false claim (R16, R18)
+    would make of it."""
     if example.is_game:
         return None
     meta = example.meta
@@ -125,10 +127,14 @@ def perfect_play(example: Example) -> dict[str, Any] | None:
 
 
 def _compare(example: Example, hand: Hand, number: int) -> dict[str, Any]:
-    best = solve(hand)
+    best, loose = solve(hand, false_claims=False), solve(hand)
     played = example.hand().outcome
     assert played is not None, "an example record plays its hand to the end"
-    return {"step": number, "winner": best.winner, "game_points": best.game_points,
-            "line": best.line, "played_winner": played.winner,
-            "played_game_points": played.game_points,
-            "found": (played.winner, played.game_points) == (best.winner, best.game_points)}
+    result = {"step": number, "winner": best.winner, "game_points": best.game_points,
+              "line": best.line, "played_winner": played.winner,
+              "played_game_points": played.game_points,
+              "found": (played.winner, played.game_points) == (best.winner, best.game_points)}
+    if (loose.winner, loose.game_points) != (best.winner, best.game_points):
+        result["false_claim"] = {"winner": loose.winner, "game_points": loose.game_points,
+                                 "line": loose.line}
+    return result

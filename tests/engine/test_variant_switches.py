@@ -196,12 +196,53 @@ def test_sixty_six_sets_the_switches_its_sources_give():
     assert TEACHING.options.marriage_needs_open_stock is True
 
 
-def _example_hand(name: str, profile: Profile) -> Hand:
+def _example_hand(name: str, profile: Profile, stop: int | None = None) -> Hand:
     import yaml
 
     text = (ROOT / "examples" / f"{name}.md").read_text(encoding="utf-8")
     meta = yaml.safe_load(text.split("---\n")[1])
-    hand = Hand(meta["deck"], dealer=meta["dealer"], profile=profile).apply_all(meta["actions"])
-    if not hand.is_over:
+    hand = Hand(meta["deck"], dealer=meta["dealer"], profile=profile)
+    hand.apply_all(meta["actions"][:stop])
+    if stop is None and not hand.is_over:
         hand.finish()
     return hand
+
+
+# ----- the solver without deliberate false claims (R16, R18): for tables that refuse them
+
+def _honest_minimax(deck: list[str], dealer: str, actions: list[str], profile: Profile) -> int:
+    """The engine's own legal actions, a claim only when correct (R15), searched exhaustively."""
+    hand = Hand.replay(deck, actions, dealer=dealer, profile=profile)
+    if hand.outcome is not None:
+        o = hand.outcome
+        return 0 if o.winner is None else (o.game_points if o.winner == "A" else -o.game_points)
+    player = hand.to_act
+    values = [_honest_minimax(deck, dealer, actions + [str(a)], profile)
+              for a in hand.legal_actions()
+              if a.verb != "claim" or hand.points(player) >= profile.thresholds.claim]
+    return max(values) if player == "A" else min(values)
+
+
+@pytest.mark.parametrize("path", [ROOT / "rules" / "mariage.yaml", VARIANTS / "schnapsen.yaml"],
+                         ids=lambda p: p.stem)
+@pytest.mark.parametrize("seed", range(6))
+def test_the_solver_without_false_claims_agrees_with_the_engine(path, seed):
+    from engine.test_solver import _late_position, signed
+
+    profile = load_profile(path)
+    deck, dealer, hand = _late_position(profile, seed)
+    expected = _honest_minimax(deck, dealer, [str(a) for a in hand.log], profile)
+    solution = solve(hand, false_claims=False)
+    assert signed(solution) == expected
+    assert all(not step.endswith("claim") for step in solution.line[:-1])
+
+
+@pytest.mark.parametrize("false_claims,winner,game_points,last", [
+    (True, "A", 2, "B claim"),     # B concedes 2 by claiming with 13 (R16) rather than lose 3
+    (False, "A", 3, "A claim"),    # honest play: A takes every trick and claims (R18, R15)
+])
+def test_a_deliberate_false_claim_is_a_move_only_where_tables_allow_it(false_claims, winner,
+                                                                        game_points, last):
+    hand = _example_hand("05-false-claim-saves", TEACHING, stop=-1)
+    best = solve(hand, false_claims=false_claims)
+    assert (best.winner, best.game_points, best.line[-1]) == (winner, game_points, last)
