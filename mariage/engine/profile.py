@@ -163,6 +163,13 @@ class Options(Strict, frozen=True):
     closer_false_claim: Literal["closer_failed", "false_claim"] = "closer_failed"  # R18
 
 
+class Source(Strict, frozen=True):
+    """A source the profile's comments cite as [id]: its title as published, and where to read it."""
+    id: Annotated[str, Meta(pattern=r"^[A-Za-z0-9-]+$")]
+    title: Annotated[str, Meta(pattern=r"^[^\[\]<>`]+$")]      # shown as a link's text
+    url: Annotated[str, Meta(pattern=r"^(https?://[^\s<>\"]+)?$")] = ""
+
+
 class Ruling(Strict, frozen=True):
     id: Annotated[str, Meta(pattern=r"^R[1-9][0-9]*$")]
     topic: str
@@ -180,6 +187,7 @@ class Profile(Strict, frozen=True):
     rates: Rates
     rulings: list[Ruling]
     names: list[str] = field(default_factory=list)   # what the game is called where it is played
+    sources: list[Source] = field(default_factory=list)   # what the values' [id] citations name
     options: Options = field(default_factory=Options)
     source: str = ""                                 # the file read; not part of the rules
 

@@ -353,10 +353,9 @@ class SiteSource:
 
             self.extra_context["variants"] = summaries(self.profile, self.variants())
         if "close_study" not in self.extra_context:
-            from .study import STUDY_DEALS, close_study
+            from .study import close_study
 
-            self.extra_context["close_study"] = {
-                "deals": STUDY_DEALS, "bands": [b.as_context() for b in close_study(self.profile)]}
+            self.extra_context["close_study"] = close_study(self.profile).as_context()
         if "worked_example" not in self.extra_context:
             example = read_example(self.examples / f"{WORKED_EXAMPLE}.md", self.profile)
             self.extra_context["worked_example"] = claim_summary(example)
