@@ -130,7 +130,7 @@ def _compare(example: Example, hand: Hand, number: int) -> dict[str, Any]:
     best, loose = solve(hand, false_claims=False), solve(hand)
     played = example.hand().outcome
     assert played is not None, "an example record plays its hand to the end"
-    result = {"step": number, "winner": best.winner, "game_points": best.game_points,
+    result: dict[str, Any] = {"step": number, "winner": best.winner, "game_points": best.game_points,
               "line": best.line, "played_winner": played.winner,
               "played_game_points": played.game_points,
               "found": (played.winner, played.game_points) == (best.winner, best.game_points)}
