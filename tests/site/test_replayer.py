@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from mariage.site.examples import all_examples, read_example
-from mariage.site.replayer import perfect_play, steps
+from mariage.site.replay.examples import all_examples, read_example
+from mariage.site.replay.replayer import perfect_play, steps
 
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLES = [e for e in all_examples(ROOT / "examples") if not e.is_game]
@@ -90,8 +90,8 @@ def test_the_game_to_seven_runs_through_its_hands_with_the_score_sheet():
 def test_a_record_with_no_moves_shows_no_replayer(name, replayer):
     """02-deal plays nothing: its one position is the deal, which its diagrams show; four
     disabled buttons would be noise (issue 23). A hand with moves keeps its replayer."""
-    from mariage.site.generate import render_examples, replay_examples
-    from mariage.site.pages import SiteSource
+    from mariage.site.build.generate import render_examples, replay_examples
+    from mariage.site.render.pages import SiteSource
 
     source = SiteSource()
     example = read_example(ROOT / "examples" / f"{name}.md")
