@@ -27,7 +27,7 @@ from ..engine.errors import SourceError
 FILE = "termbase.yaml"
 CONCEPTS = ("trick", "lead", "follow_suit", "beat", "trump_in", "discard", "stock", "indicator",
             "close", "exhausted", "marriage", "declare", "claim", "card_points", "game_points",
-            "closer", "rate")
+            "closer", "rate", "hand")
 _MARKUP = re.compile(r"[<>|*_`\\[\]]")  # the glossary table prints terms as Markdown
 _PLACEHOLDER = re.compile(r"%\(\w+\)[sd]|\{\{.*?\}\}")
 
