@@ -27,6 +27,7 @@ from jinja2.sandbox import SandboxedEnvironment
 from markupsafe import Markup, escape
 
 from . import catalogs, termbase
+from .numbers import century as _century
 from ..engine.errors import SourceError
 from ..engine.profile import Profile, load_profile
 from .project import Project
@@ -123,6 +124,7 @@ def environment(search_path: list[Path]) -> Environment:
     env.filters["striptags"] = striptags   # keeps a translation's no-break spaces
     env.filters["format_list"] = format_list
     env.filters["format_percent"] = format_percent
+    env.filters["century"] = century
     return env
 
 
@@ -147,6 +149,12 @@ def format_list(context: Any, items: Any) -> Markup:
 def format_percent(context: Any, fraction: float) -> Markup:
     """A fraction as a percentage in the page's locale ("100%", "100\u00a0%", "100\u202f%")."""
     return Markup(escape(babel_format_percent(fraction, locale=_locale(context))))
+
+
+@pass_context
+def century(context: Any, year: int) -> str:
+    """The century of a year as the page's language writes it ("18th", "XVIII", numbers.py)."""
+    return _century(int(year), _locale(context))
 
 
 def striptags(value: Any) -> str:
