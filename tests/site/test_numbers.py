@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from mariage.site.numbers import century, english_ordinal, roman
+from mariage.site.render.numbers import century, english_ordinal, roman
 
 
 @pytest.mark.parametrize("year,lang,written", [
