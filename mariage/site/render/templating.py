@@ -159,10 +159,11 @@ def striptags(value: Any) -> str:
 
 
 def collate(items: list[Any], attribute: str) -> list[Any]:
-    """Sort for readers: letters with accents among their base letters, case ignored."""
+    """Sort for readers: letters with accents among their base letters, case ignored, and a
+    headword that lists its forms ("reclamación, reclamar") before its compounds."""
     def key(item: Any) -> str:
         text = strip_fallbacks(str(item[attribute] if isinstance(item, dict)
-                                   else getattr(item, attribute)))
+                                   else getattr(item, attribute))).split(",")[0]
         return "".join(c for c in unicodedata.normalize("NFKD", text.casefold())
                        if not unicodedata.combining(c))
     return sorted(items, key=key)
