@@ -92,6 +92,16 @@ class Deck(Strict, frozen=True):
         """The weakest rank dealt: its trump is the card R10 exchanges (7, 9 or J)."""
         return self.ranks[-1]
 
+    @property
+    def strength(self) -> str:
+        """The ranks, strongest first, as a ruling states them ("A 10 K Q J 9 8 7", R1)."""
+        return " ".join(self.ranks)
+
+    @property
+    def values(self) -> str:
+        """Each rank's card points, as a ruling states them ("A 11, 10 10, K 4", R1)."""
+        return ", ".join(f"{rank} {self.card_points[rank]}" for rank in self.ranks)
+
     def __post_init__(self) -> None:
         if len({s.code for s in self.suits}) != len(self.suits):
             raise _fail("suits", "suit codes must be distinct")
@@ -274,6 +284,7 @@ def _format_text(text: str, profile: Profile) -> str:
     a number or word of the profile (a format spec, a conversion, an attribute such as
     {name.upper}, a section) is an error."""
     values, out = profile.as_context(), []
+    values["players"] = len(profile.players)          # a ruling states how many, never the names
     try:
         for literal, name, spec, conversion in string.Formatter().parse(text):
             out.append(literal)

@@ -33,12 +33,11 @@ FR = "fr/LC_MESSAGES/messages.po"
 # The messages the rows break, by the start of their msgid, with the page (template or example)
 # that shows them.
 CLAIM = "Mariage is a trick-taking card game for %(players)s"
-NUMBERS = "The numbers on these pages are not typed by hand"
+NUMBERS = "No number on these pages is typed in"
 GLOSSARY = "Glossary"
 CELL = "Position in the deck"
 EMPHASIS = "The next card is turned face up: it is the **trump indicator**"
 HAND_ENDS = "The hand ends and your opponent scores %(false_claim)s game point."
-STOCK = "stock: %(count)s card, the indicator"
 
 
 @dataclass(frozen=True)
@@ -215,8 +214,10 @@ MISTAKES = [
             "La carte suivante est l’indicateur", "La carte suivante est l’indicateur", None),
     Mistake("html-entity", msgstr(GLOSSARY, "Glossaire&nbsp;:"), "markup", "&nbsp;", "&amp;nbsp;",
             GLOSSARY),
-    Mistake("singular-spells-its-number", msgstr(STOCK, "pioche : une carte, l’indicateur",
-            form=0), "placeholders", "pioche : une carte", None, None),
+    # A singular whose English states its number keeps it (French also shows it for 0)...
+    Mistake("singular-drops-its-number", msgstr(HAND_ENDS, "La donne prend fin et votre "
+            "adversaire marque un point de partie.", form=0), "placeholders",
+            "marque un point de partie", None, None),
     Mistake("plural-form-empty", msgstr(HAND_ENDS, "", form=1), "untranslated",
             'msgstr[0] "La donne prend fin', None, None, strict_fails=False),
     # the translator review's content mistakes (issue 20), each once published
@@ -444,7 +445,7 @@ def test_build_strict_fails_naming_file_line_and_msgid(broken_project):
     text = (broken_project / "locales" / FR).read_text(encoding="utf-8").splitlines()
     link = next(i for i, l in enumerate(text, 1) if "evil.example" in l)
     assert f"locales/{FR}:{link}: [markup]" in run.stderr
-    assert "msgid 'The numbers on these pages" in run.stderr
+    assert "msgid 'No number on these pages" in run.stderr
     pli = next(i for i, l in enumerate(text, 1) if "premier pli" in l)
     assert f"locales/{FR}:{pli}: [termbase] the English text says 'trick'" in run.stderr
     assert "write 'levée'" in run.stderr
@@ -462,7 +463,7 @@ def test_build_lenient_shows_english_tagged_and_warns(broken_project):
         assert "evil.example" not in html and "| qui" not in html, page
         assert "premier pli" not in html, page
     home = (site / "fr" / "index.html").read_text(encoding="utf-8")
-    assert '<span lang="en">The numbers on these pages are not typed by hand' in home
+    assert '<span lang="en">No number on these pages is typed in' in home
     deal = (site / "fr" / "examples" / "02-deal" / "index.html").read_text(encoding="utf-8")
     assert '<span lang="en">Position in the deck</span>' in deal
 

@@ -26,7 +26,7 @@ def test_each_variant_has_a_page_in_every_language(site):
 
 
 @pytest.mark.parametrize("slug,row", [
-    ("schnapsen", "| Cards in a hand | 6 | 5 |"),
+    ("schnapsen", "| Cards dealt to each player | 6 | 5 |"),
     ("schnapsen", "| Packets | 3 + 3 | 3 + 2 |"),
     ("schnapsen", "| Cards in the stock | 20 | 10 |"),
     ("schnapsen", "| Last trick bonus | 10 | 0 |"),

@@ -24,7 +24,7 @@ def _(message: str) -> str:
 
 # The labels the replayer shows, each the English msgid and its placeholders.
 LABELS = {
-    "player": (_("Player"), {}), "cards": (_("Cards in hand"), {}), "points": (_("Points"), {}),
+    "player": (_("Player"), {}), "cards": (_("Cards held"), {}), "points": (_("Points"), {}),
     "tricks": (_("Tricks"), {}), "on_lead": (_("on lead"), {}), "trump": (_("Trump:"), {}),
     "exhausted": (_("stock exhausted"), {}),
     "closed": (_("stock closed by %(player)s"), {"player": "{player}"}),
