@@ -5,7 +5,7 @@ study's own figures are checked for what must hold whatever the seed, and on the
 
 from __future__ import annotations
 
-import msgspec
+import dataclasses
 import pytest
 
 from mariage.engine.profile import default_profile
@@ -20,7 +20,7 @@ def study():
 
 def _with(**sections):
     profile = default_profile()
-    changed = {name: msgspec.structs.replace(getattr(profile, name), **values)
+    changed = {name: dataclasses.replace(getattr(profile, name), **values)
                for name, values in sections.items()}
     return profile.replace(**changed)
 
