@@ -35,6 +35,7 @@ from markupsafe import escape
 
 from mariage.engine.errors import MariageError
 from mariage.site import catalogs, interface, publish
+from mariage.site.play import TEACHING, write_play_assets
 from mariage.site.pages import SiteSource
 from mariage.site.project import DEFAULT_MIN_TRANSLATED, Project
 from mariage.site.doctests import EXAMPLE_TIMEOUT
@@ -92,6 +93,7 @@ class MariagePlugin(BasePlugin[MariageConfig]):
         self._built = self._failed = False
         self._source: SiteSource | None = None
         self._docs_dir: str | None = None
+        self._root: Path | None = None
 
     def on_startup(self, *, command: str, dirty: bool) -> None:
         self._command = command
@@ -99,7 +101,7 @@ class MariagePlugin(BasePlugin[MariageConfig]):
     def on_config(self, config: MkDocsConfig) -> MkDocsConfig | None:
         if self._inner_build(config):
             return None        # static-i18n rebuilds each language with this same config
-        root = Path(config.config_file_path).parent
+        root = self._root = Path(config.config_file_path).parent
         static, out = Path(config.docs_dir), root / self.config.generated
         if config.site_url and _UNSAFE_URL.search(config.site_url):
             raise PluginError(f"mariage: site_url {config.site_url!r} holds quotes, angle brackets "
@@ -173,6 +175,8 @@ class MariagePlugin(BasePlugin[MariageConfig]):
             return
         if self._not_found is not None:
             (Path(config.site_dir) / "404.html").write_text(self._not_found, encoding="utf-8")
+        if self._source is not None and self._root is not None:
+            self._play_assets(config, self._source, self._root)
         if self._docs_dir is not None:
             # `mkdocs serve` watches docs_dir after the build: the sources, not the generated
             # tree, whose rewrite would trigger a second rebuild
@@ -197,6 +201,17 @@ class MariagePlugin(BasePlugin[MariageConfig]):
             if self._lock is not None:
                 publish.unlock(self._lock)
             self._lock = self._scratch = self._publication = None
+
+    @staticmethod
+    def _play_assets(config: MkDocsConfig, source: SiteSource, root: Path) -> None:
+        """The Play page's runtime, engine and profiles (mariage.site.play), into the site."""
+        profiles = {TEACHING: source.profile} | dict(source.variants())
+        try:
+            write_play_assets(Path(config.site_dir), root, profiles)
+        except MariageError as exc:
+            raise PluginError(f"mariage: {exc}") from None
+        except OSError as exc:
+            raise PluginError(f"mariage: the Play page's files: {_describe(exc)}") from None
 
     @staticmethod
     def _publish(publication: publish.Publication) -> None:
