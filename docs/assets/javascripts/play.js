@@ -288,8 +288,8 @@
     var box = el("div", "mc-play-after");
     if (!state.outcome) return box;
     box.appendChild(el("p", "mc-play-result", labels.hand_over + " " + result(state.outcome)));
-    if (state.game_winner) box.appendChild(el("p", "mc-play-result",
-                                              fill(labels.game_over, {winner: who(state.game_winner)})));
+    if (state.game_winner) box.appendChild(el("p", "mc-play-result", state.game_winner === state.reader
+                                              ? labels.you_win : labels.computer_wins));
     box.appendChild(perfect());
     var record = JSON.stringify(state.record);
     var label = el("p", "", labels.record);
@@ -308,6 +308,7 @@
     buttons.appendChild(copy);
     var step = el("button", "md-button", labels.step_through);
     step.type = "button";
+    step.setAttribute("data-step-through", "");
     step.addEventListener("click", function () { replay(box, step); });
     buttons.appendChild(step);
     var next = el("button", "md-button md-button--primary",
