@@ -15,7 +15,7 @@ from typing import Any
 
 from ..engine.actions import Action
 from ..engine.cards import deck_for
-from ..engine.errors import IllegalActionError
+from ..engine.errors import IllegalActionError, MariageError
 from ..engine.game import Game
 from ..engine.hand import Hand
 from ..engine.schema import Profile
@@ -76,7 +76,7 @@ class Table:
         hand = self.hand
         led, points, face_up = hand.led, hand.points(action.player), str(hand.indicator_card)
         hand.apply(action)
-        if hand.is_over:
+        if hand.outcome is not None:
             self.game.record(hand.outcome)                                  # R19
         return event(hand, action, led, points, face_up) | {"action": str(action)}
 
@@ -154,7 +154,7 @@ def start(profile_json: str, seed: int) -> str:
 
 def call(name: str, argument: str = "") -> str:
     """act, explain, next_hand or steps on the current table, as JSON; a refusal comes back as
-    {"error": message, "ruling": id} for the page to show."""
+    {"error": message, "ruling": id} for the page to show (an unreadable action has no ruling)."""
     if _TABLE is None:
         return json.dumps({"error": "no game has started"})
     try:
@@ -168,6 +168,6 @@ def call(name: str, argument: str = "") -> str:
             result = _TABLE.steps()
         else:
             raise ValueError(f"unknown call {name!r}")
-    except IllegalActionError as exc:
-        result = {"error": str(exc), "ruling": exc.ruling}
+    except MariageError as exc:
+        result = {"error": str(exc), "ruling": getattr(exc, "ruling", None)}
     return json.dumps(result)

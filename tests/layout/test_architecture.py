@@ -1,4 +1,4 @@
-"""The layout is the architecture: two packages, one direction, and commands that work on the
+"""The layout is the architecture: three packages, one direction, and commands that work on the
 project they run in, never on the folder the package was installed from."""
 
 from __future__ import annotations
@@ -30,17 +30,19 @@ def test_the_engine_never_imports_the_site():
     ("engine/cards.py", "from ..site import pages\n"),
     ("engine/hand.py", "import mariage.site.catalogs\n"),
     ("site/pages.py", "import mariage.cli\n"),
+    ("engine/hand.py", "from ..play import opponent\n"),
+    ("play/opponent.py", "import mariage.site.pages\n"),
 ])
 def test_the_contract_fails_on_an_import_against_the_flow(tmp_path, module, line):
-    """The contract is live: an engine module importing the site, or the site importing the
-    CLI, breaks it."""
+    """The contract is live: an engine module importing the site or the play package, the play
+    package importing the site, or the site importing the CLI, breaks it."""
     shutil.copytree(ROOT / "mariage", tmp_path / "mariage")
     target = tmp_path / "mariage" / module
     target.write_text(line + target.read_text(encoding="utf-8"), encoding="utf-8")
     (tmp_path / ".importlinter").write_text(
         "[importlinter]\nroot_package = mariage\n\n[importlinter:contract:layers]\n"
-        "name = cli -> site -> engine\ntype = layers\nlayers =\n    mariage.cli\n"
-        "    mariage.site\n    mariage.engine\n", encoding="utf-8")
+        "name = cli -> site -> play -> engine\ntype = layers\nlayers =\n    mariage.cli\n"
+        "    mariage.site\n    mariage.play\n    mariage.engine\n", encoding="utf-8")
     env = os.environ | {"PYTHONPATH": str(tmp_path)}
     run = subprocess.run(LINT + ["--config", str(tmp_path / ".importlinter")], cwd=tmp_path,
                          capture_output=True, text=True, env=env)

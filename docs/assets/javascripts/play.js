@@ -228,15 +228,17 @@
     state.holding.forEach(function (text) {
       var action = state.reader + " play " + text;
       var button = el("button", "mc-card-button");
+      var allowed = mine && state.legal.indexOf(action) >= 0;
       button.type = "button";
+      // The face is seen, the words are heard (no aria-label: the name is the button's text).
       button.appendChild(card(text)).setAttribute("aria-hidden", "true");
-      if (mine && state.legal.indexOf(action) >= 0) {
+      button.appendChild(el("span", "mc-sr-only",
+                            fill(allowed ? labels.play : labels.not_allowed, {card: spoken(text)})));
+      if (allowed) {
         button.setAttribute("data-action", action);
-        button.setAttribute("aria-label", fill(labels.play, {card: spoken(text)}));
         button.addEventListener("click", function () { act(action); });
       } else {
         button.setAttribute("aria-disabled", "true");
-        button.setAttribute("aria-label", fill(labels.not_allowed, {card: spoken(text)}));
         if (mine) {
           button.setAttribute("data-refused", action);
           button.addEventListener("click", function () { explain(action, text); });
