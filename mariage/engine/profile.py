@@ -92,7 +92,7 @@ def load_profile(path: str | Path) -> Profile:
     if not isinstance(data, dict):
         raise ProfileError(path, "the profile must be a mapping of sections", line=1)
     try:
-        return Profile.from_data(data, source=str(path))
+        return validate(data, source=str(path))
     except msgspec.ValidationError as exc:
         raise _profile_error(path, root, exc) from None
 

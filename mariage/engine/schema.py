@@ -257,13 +257,6 @@ class Profile(Checked):
         return data
 
     @classmethod
-    def from_data(cls, data: Any, source: str = "") -> "Profile":
-        """Validate plain data (as_data's, or a YAML file's) into a Profile: types and unknown
-        keys too (profile.py, with msgspec); its ValidationError if it breaks the schema."""
-        from .profile import validate
-        return validate(data, source)
-
-    @classmethod
     def from_plain(cls, data: dict[str, Any]) -> "Profile":
         """A profile from as_data()'s plain data, with the standard library alone: for a profile
         validated at build time (the browser's engine reads it this way). Each class's checks

@@ -1,4 +1,4 @@
-"""The Play page's files (mariage.site.play): the zipped engine imports with the standard
+"""The Play page's files (mariage.site.build.play): the zipped engine imports with the standard
 library alone (Pyodide's core), each profile reads back the same from its JSON, and a missing
 Pyodide stops the build with the command that installs it."""
 
@@ -11,7 +11,7 @@ import pytest
 
 from conftest import PROFILES
 from mariage.engine.profile import load_profile
-from mariage.site import play
+from mariage.site.build import play
 
 
 def _profiles() -> list[str]:

@@ -19,14 +19,15 @@ import sys
 import zipfile
 from pathlib import Path
 
-from ..engine.errors import MariageError
-from ..engine.schema import Profile
+from ...engine.errors import MariageError
+from ...engine.profile import validate
+from ...engine.schema import Profile
 
 PYODIDE_FILES = ("pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_stdlib.zip",
                  "pyodide-lock.json")
 ENGINE_PACKAGES = ("engine", "play")           # under mariage/; the site and the CLI stay out
 TEACHING = "mariage"                           # the teaching profile's slug on the Play page
-_SOURCE = Path(__file__).resolve().parents[1]   # the mariage package this build runs
+_SOURCE = Path(__file__).resolve().parents[2]   # the mariage package this build runs
 _FIXED_TIME = (2020, 1, 1, 0, 0, 0)             # zip entries' time: the same bytes every build
 
 _CHECK = """
@@ -72,7 +73,7 @@ def profile_json(profile: Profile) -> str:
     the YAML path's validation and by the standard library's."""
     data = profile.as_data()
     text = json.dumps(data, ensure_ascii=False, sort_keys=True)
-    for again in (Profile.from_data(json.loads(text)), Profile.from_plain(json.loads(text))):
+    for again in (validate(json.loads(text)), Profile.from_plain(json.loads(text))):
         if again.as_data() != data:
             raise PlayAssetsError(f"{profile.source or profile.name}: the profile does not read "
                                   "back the same from JSON")

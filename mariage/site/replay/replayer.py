@@ -9,10 +9,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from mariage.play.steps import hand_steps as _hand_steps
-
-from ..engine.hand import Hand
-from ..engine.solver import solve
+from ...engine.hand import Hand
+from ...engine.solver import solve
+from ...play.steps import hand_steps as _hand_steps
 from .examples import Example
 
 
