@@ -137,6 +137,8 @@ def test_the_finished_hand_steps_through_and_passes_axe_on_a_phone(page, monitor
     profile = load_profile(PROFILES["mariage"])
     page.set_viewport_size(PHONE)
     start(page, monitor, site, base_url, "en", "mariage", 21)
+    asked: list[str] = []
+    page.on("request", lambda request: asked.append(request.url))      # none once loaded
     page.add_script_tag(path=str(AXE_JS))
     problems = _axe(page, "mid-hand") + _overflow(page, "mid-hand")
     record = play_hand(page, profile, random.Random(21))
@@ -149,6 +151,10 @@ def test_the_finished_hand_steps_through_and_passes_axe_on_a_phone(page, monitor
             for r in replayer.locator("tr[data-player]").all()}
     assert rows == {p: str(last.points(p)) for p in last.players}
     problems += _axe(page, "after the hand") + _overflow(page, "after the hand")
+    page.click("[data-next]")
+    page.wait_for_function("() => !document.querySelector('[data-game]')"
+                           ".hasAttribute('data-outcome')")
+    problems += [f"a request after the engine loaded: {url}" for url in asked]
     problems += monitor.console_errors + monitor.page_errors + monitor.failed + monitor.foreign
     assert not problems, problems
 

@@ -1,6 +1,7 @@
 // The Play page: the reader plays the computer, with the project's engine running in the page
 // (Pyodide, self-hosted under assets/pyodide/; the engine and the opponent are
-// assets/play/mariage.zip, built from the source tree at build time). Every rule is the
+// assets/play/mariage.zip, built from the source tree at build time); once loaded it asks the
+// server for nothing more, so a game goes on offline. Every rule is the
 // engine's: this script sends the reader's action to mariage.play.table and shows what comes
 // back (the legal actions, each refusal and its ruling, the record, the outcome). It computes
 // no rule. Test interface: the game element carries data-record (the hand so far, as
@@ -23,7 +24,7 @@
   var rulingsLink = document.getElementById("mc-play-rulings");
   var api = null;
   var state = null;
-  var profileSlug = null;
+  var profiles = {};              // each profile's JSON, fetched with the engine: no request after
 
   function el(tag, className, text) {
     var node = document.createElement(tag);
@@ -76,6 +77,11 @@
     var pyodide = await module.loadPyodide({
       indexURL: base.href, stdLibURL: URL.createObjectURL(stdlib), packages: []});
     progress.value = 90;
+    await Promise.all(data.profiles.map(async function (p) {
+      var response = await fetch(new URL("play/profiles/" + p.slug + ".json", assets));
+      if (!response.ok) throw new Error(p.slug + ".json: " + response.status);
+      profiles[p.slug] = await response.text();
+    }));
     var engine = await fetchWithProgress(new URL("play/mariage.zip", assets), 10, 90);
     pyodide.unpackArchive(await engine.arrayBuffer(), "zip", {extractDir: "/home/pyodide/engine"});
     pyodide.runPython("import sys; sys.path.insert(0, '/home/pyodide/engine')");
@@ -95,9 +101,7 @@
     setup.querySelector("[data-start]").disabled = true;
     try {
       await loadEngine();
-      profileSlug = setup.querySelector("[data-profile]").value;
-      var response = await fetch(new URL("play/profiles/" + profileSlug + ".json", assets));
-      var profile = await response.text();
+      var profile = profiles[setup.querySelector("[data-profile]").value];
       var seed = new URLSearchParams(location.search).get("seed");
       seed = seed === null ? Math.floor(Math.random() * 2147483647) : Number(seed);
       show(JSON.parse(api.start(profile, seed)));
@@ -305,7 +309,10 @@
     var copy = el("button", "md-button", labels.copy);
     copy.type = "button";
     copy.addEventListener("click", function () {
-      navigator.clipboard.writeText(record).then(function () { live.textContent = labels.copied; });
+      var copied = function () { live.textContent = labels.copied; };
+      var selected = function () { window.getSelection().selectAllChildren(pre); };
+      if (navigator.clipboard) navigator.clipboard.writeText(record).then(copied, selected);
+      else selected();
     });
     buttons.appendChild(copy);
     var step = el("button", "md-button", labels.step_through);
