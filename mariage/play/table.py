@@ -15,7 +15,7 @@ from typing import Any
 
 from ..engine.actions import Action
 from ..engine.cards import deck_for
-from ..engine.errors import IllegalActionError, MariageError
+from ..engine.errors import IllegalActionError, MariageError, RecordError
 from ..engine.game import Game
 from ..engine.hand import Hand
 from ..engine.schema import Profile
@@ -62,14 +62,22 @@ class Table:
         return self.start()
 
     def explain(self, text: str) -> dict[str, Any]:
-        """Why the engine refuses `text` now: its ruling and message; {} if it is allowed."""
+        """Why the engine refuses `text` now: its ruling, its message and the profile's statement
+        of the ruling; {} if it is allowed."""
         trial = Hand.replay([str(self.hand.deck.card(i)) for i in self.hand.order], self.hand.log,
                             dealer=self.hand.dealer, profile=self.profile)
         try:
             trial.apply(text)
         except IllegalActionError as exc:
-            return {"ruling": exc.ruling, "message": str(exc)}
+            return {"ruling": exc.ruling, "message": str(exc), "text": self._ruling_text(exc.ruling)}
         return {}
+
+    def _ruling_text(self, ruling: str) -> str:
+        """The profile's own statement of the ruling (English), numbers filled in."""
+        try:
+            return self.profile.ruling(ruling)
+        except KeyError:                  # pragma: no cover - the engine cites only R1..R19
+            return ""
 
     # ----- the hand
     def _apply(self, action: Action) -> dict[str, Any]:
@@ -136,9 +144,16 @@ class Table:
 
     def steps(self) -> list[dict[str, Any]]:
         """The finished hand's positions, step by step, for the page's replayer."""
-        record = self.record()
-        hand = Hand(record["deck"], dealer=record["dealer"], profile=self.profile)
-        return hand_steps(hand, record["actions"], 0)
+        return replay_steps(self.profile, self.record())
+
+
+def replay_steps(profile: Profile, record: dict[str, Any]) -> list[dict[str, Any]]:
+    """A hand record's positions step by step (a link to a hand opens them in the replayer);
+    a record the engine refuses raises its error."""
+    if not isinstance(record, dict) or not {"dealer", "deck", "actions"} <= record.keys():
+        raise RecordError("a hand record holds dealer, deck and actions")
+    hand = Hand(record["deck"], dealer=record["dealer"], profile=profile)
+    return hand_steps(hand, list(record["actions"]), 0)
 
 
 # ----- the page's entry points: JSON text in and out (Pyodide passes strings as they are)
@@ -150,6 +165,16 @@ def start(profile_json: str, seed: int) -> str:
     global _TABLE
     _TABLE = Table(Profile.from_plain(json.loads(profile_json)), int(seed))
     return json.dumps(_TABLE.start())
+
+
+def steps_of(profile_json: str, record_json: str) -> str:
+    """The steps of a hand record under a profile, as JSON; {"error": message} if the engine
+    refuses the record (a link can hold anything)."""
+    try:
+        steps = replay_steps(Profile.from_plain(json.loads(profile_json)), json.loads(record_json))
+    except (MariageError, ValueError, TypeError) as exc:
+        return json.dumps({"error": str(exc)})
+    return json.dumps(steps)
 
 
 def call(name: str, argument: str = "") -> str:

@@ -71,8 +71,9 @@ def choose(actions: list[str], hand: Hand, rng: random.Random, false_claim: bool
     return rng.choice(plays)
 
 
-def explain_a_refusal(page, hand: Hand) -> bool:
-    """Choose one refused card: the page names the engine's ruling and links to it."""
+def explain_a_refusal(page, hand: Hand, slug: str) -> bool:
+    """Choose one refused card: the page names the engine's ruling and links to it (a variant's
+    ruling, in its profile's words, to the variant's page)."""
     refused = page.eval_on_selector_all("[data-refused]", "els => els.map(e => e.dataset.refused)")
     if not refused:
         return False
@@ -87,11 +88,15 @@ def explain_a_refusal(page, hand: Hand) -> bool:
     why = page.locator("[data-why]")
     assert ruling in why.inner_text(), why.inner_text()
     href = why.locator("a").get_attribute("href")
-    assert href.endswith(f"rulings/#{ruling.lower()}"), href
+    if slug == "mariage":
+        assert href.endswith(f"rulings/#{ruling.lower()}"), href
+    else:
+        assert href.endswith(f"variants/{slug}/"), href
+        assert hand.profile.ruling(ruling) in why.inner_text()
     return True
 
 
-def play_hand(page, profile, rng: random.Random, false_claim: bool = False) -> dict:
+def play_hand(page, profile, slug: str, rng: random.Random, false_claim: bool = False) -> dict:
     """Click through one hand; at each turn the buttons are the engine's legal actions."""
     explained = False
     while True:
@@ -104,7 +109,7 @@ def play_hand(page, profile, rng: random.Random, false_claim: bool = False) -> d
         actions = shown_actions(page)
         assert hand.to_act == profile.players[0], "the reader plays the profile's first player"
         assert sorted(actions) == sorted(str(a) for a in hand.legal_actions()), record
-        explained = explained or explain_a_refusal(page, hand)
+        explained = explained or explain_a_refusal(page, hand, slug)
         page.click(f'[data-action="{choose(actions, hand, rng, false_claim)}"]')
 
 
@@ -119,7 +124,7 @@ def test_whole_hands_clicked_end_as_mariage_replay_says(page, monitor, site, bas
     start(page, monitor, site, base_url, lang, slug, seed)
     rng = random.Random(seed)
     for number in range(2):
-        record = play_hand(page, profile, rng, false_claim and number == 0)
+        record = play_hand(page, profile, slug, rng, false_claim and number == 0)
         outcome = json.loads(page.get_attribute(GAME, "data-outcome"))
         want = replay_cli(record, slug)
         assert outcome == {k: want[k] for k in ("winner", "game_points", "points")}, record
@@ -141,7 +146,7 @@ def test_the_finished_hand_steps_through_and_passes_axe_on_a_phone(page, monitor
     page.on("request", lambda request: asked.append(request.url))      # none once loaded
     page.add_script_tag(path=str(AXE_JS))
     problems = _axe(page, "mid-hand") + _overflow(page, "mid-hand")
-    record = play_hand(page, profile, random.Random(21))
+    record = play_hand(page, profile, "mariage", random.Random(21))
     page.click("[data-step-through]")
     replayer = page.locator(".mc-play-after .mc-replayer")
     assert replayer.is_visible()
@@ -151,6 +156,15 @@ def test_the_finished_hand_steps_through_and_passes_axe_on_a_phone(page, monitor
             for r in replayer.locator("tr[data-player]").all()}
     assert rows == {p: str(last.points(p)) for p in last.players}
     problems += _axe(page, "after the hand") + _overflow(page, "after the hand")
+    page.click("[data-replay-link]")            # the link to the hand opens it at the top
+    linked = page.locator("[data-replay] .mc-replayer")
+    linked.wait_for()
+    linked.locator("[data-go=last]").click()
+    assert "#replay=mariage~" in page.url
+    assert linked.locator("tr[data-player]").count() == 2
+    page.evaluate("location.hash = '#replay=mariage~%7B%22dealer%22%3A%22A%22%7D'")
+    page.locator("[data-replay] p").wait_for()
+    assert "dealer, deck and actions" in page.locator("[data-replay] p").inner_text()
     page.click("[data-next]")
     page.wait_for_function("() => !document.querySelector('[data-game]')"
                            ".hasAttribute('data-outcome')")

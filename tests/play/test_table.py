@@ -54,6 +54,7 @@ def test_every_refused_card_carries_the_engines_ruling():
         while state["outcome"] is None:
             for action, why in state["refused"].items():
                 assert why["message"].startswith(why["ruling"] + ": ")
+                assert why["text"] == load_profile(PROFILE).ruling(why["ruling"])
                 assert action not in state["legal"]
                 rulings.add(why["ruling"])
             plays = [a for a in state["legal"] if " play " in a] or state["legal"]
@@ -101,3 +102,26 @@ def test_a_profile_read_from_plain_data_is_the_profile(path):
     profile = load_profile(path)
     plain = Profile.from_plain(json.loads(json.dumps(profile.as_data())))
     assert plain.as_data() == profile.as_data()
+
+
+@pytest.mark.parametrize("record,says", [
+    ({"dealer": "A", "deck": ["Ac"] * 32, "actions": []}, "R1/R4"),
+    ({"dealer": "A", "deck": "not a deck", "actions": []}, "unknown card"),
+    ({"dealer": "A"}, "a hand record holds"),
+    ([], "a hand record holds"),
+    ("{", "Expecting"),
+], ids=["duplicate-cards", "bad-deck", "no-deck", "a-list", "bad-json"])
+def test_a_link_to_a_record_the_engine_refuses_is_an_error(record, says):
+    """A link to a hand (#replay=...) can hold anything: the engine's refusal comes back."""
+    text = record if isinstance(record, str) else json.dumps(record)
+    answer = json.loads(table.steps_of(json.dumps(load_profile(PROFILE).as_data()), text))
+    assert says in answer["error"]
+
+
+def test_a_link_to_a_finished_hand_steps_through_it():
+    state = _start(PROFILE, 4)
+    while state["outcome"] is None:
+        state = json.loads(table.call("act", state["legal"][0]))
+    steps = json.loads(table.steps_of(json.dumps(load_profile(PROFILE).as_data()),
+                                      json.dumps(state["record"])))
+    assert steps == json.loads(table.call("steps"))

@@ -25,6 +25,8 @@
   var api = null;
   var state = null;
   var profiles = {};              // each profile's JSON, fetched with the engine: no request after
+  var slug = null;                // the profile of the game in play
+  var TEACHING = "mariage";       // its rulings are the rulings page's, in the reader's language
 
   function el(tag, className, text) {
     var node = document.createElement(tag);
@@ -67,8 +69,13 @@
     return new Blob(chunks);
   }
 
-  async function loadEngine() {
-    if (api) return api;
+  var loaded = null;               // the one load, however many ask for it
+  function loadEngine() {
+    if (!loaded) loaded = load().catch(function (error) { loaded = null; throw error; });
+    return loaded;
+  }
+
+  async function load() {
     loading.hidden = false;
     var base = new URL("pyodide/", assets);
     await fetchWithProgress(new URL("pyodide.asm.wasm", base), 65, 0);   // into the HTTP cache
@@ -101,7 +108,8 @@
     setup.querySelector("[data-start]").disabled = true;
     try {
       await loadEngine();
-      var profile = profiles[setup.querySelector("[data-profile]").value];
+      slug = setup.querySelector("[data-profile]").value;
+      var profile = profiles[slug];
       var seed = new URLSearchParams(location.search).get("seed");
       seed = seed === null ? Math.floor(Math.random() * 2147483647) : Number(seed);
       show(JSON.parse(api.start(profile, seed)));
@@ -281,11 +289,22 @@
     var ruling = data.rulings[refusal.ruling];
     box.replaceChildren(el("p", "mc-play-why-title", fill(labels.why, {card: spoken(text)})));
     if (!ruling) { box.appendChild(el("p", "", refusal.message || "")); return; }
-    box.appendChild(el("p", "", fill(labels.ruling, {id: refusal.ruling, title: ruling.title})
-                                + " — " + ruling.text));
+    var said = el("p", "", fill(labels.ruling, {id: refusal.ruling, title: ruling.title}) + " — ");
+    if (slug === TEACHING) {
+      said.appendChild(document.createTextNode(ruling.text));
+    } else {
+      // A variant's rulings are its own profile's words, in English (the rulings page and the
+      // catalogs state the teaching profile's); its page says how it differs.
+      var own = el("span", "", refusal.text);
+      own.setAttribute("lang", "en");
+      said.appendChild(own);
+    }
+    box.appendChild(said);
     if (rulingsLink) {
+      var rulings = rulingsLink.href.split("#")[0];
       var link = el("a", "", fill(labels.read_ruling, {id: refusal.ruling}));
-      link.href = rulingsLink.href.split("#")[0] + "#" + refusal.ruling.toLowerCase();
+      link.href = slug === TEACHING ? rulings + "#" + refusal.ruling.toLowerCase()
+        : new URL("../variants/" + slug + "/", rulings).href;
       box.appendChild(el("p")).appendChild(link);
     }
   }
@@ -320,6 +339,10 @@
     step.setAttribute("data-step-through", "");
     step.addEventListener("click", function () { replay(box, step); });
     buttons.appendChild(step);
+    var link = el("a", "md-button", labels.link);
+    link.href = linkTo(state.record);
+    link.setAttribute("data-replay-link", "");
+    buttons.appendChild(link);
     var next = el("button", "md-button md-button--primary",
                   state.game_winner ? labels.new_game : labels.next_hand);
     next.type = "button";
@@ -344,9 +367,33 @@
     return box;
   }
 
-  // ----- the step-through replayer of the finished hand (its states computed by the engine)
+  // ----- the step-through replayer (the states computed by the engine in the page)
   function replay(box, button) {
-    var steps = call("steps");
+    box.appendChild(replayer(call("steps")));
+    button.remove();
+  }
+
+  // A link to a hand: #replay=<profile>~<the record as JSON>, opened in the replayer at the top.
+  function linkTo(record) {
+    return "#replay=" + slug + "~" + encodeURIComponent(JSON.stringify(record));
+  }
+
+  async function fromLink() {
+    var match = /^#replay=([a-z0-9-]+)~(.+)$/.exec(location.hash);
+    var view = root.querySelector("[data-replay]");
+    if (!match) return;
+    await loadEngine();
+    var text = profiles[match[1]];
+    var steps = text ? JSON.parse(api.steps_of(text, decodeURIComponent(match[2])))
+      : {error: match[1]};
+    view.replaceChildren(el("h2", "", labels.from_link));
+    if (steps.error) view.appendChild(el("p", "", fill(labels.bad_link, {reason: steps.error})));
+    else view.appendChild(replayer(steps));
+    view.hidden = false;
+    view.scrollIntoView();
+  }
+
+  function replayer(steps) {
     var widget = el("div", "mc-replayer");
     widget.appendChild(el("div", "mc-replayer-view")).setAttribute("data-view", "");
     var cap = el("p", "mc-replayer-caption");
@@ -373,13 +420,12 @@
     controls.appendChild(slider);
     controls.appendChild(el("output")).setAttribute("data-counter", "");
     widget.appendChild(controls);
-    box.appendChild(widget);
-    button.remove();
     var captions = steps.map(function (s) {
       return caption(s.event) + (s.outcome ? " " + result(s.outcome) : "");
     });
     window.mariageReplayer.setUp(widget, {steps: steps, captions: captions, cards: data.cards,
                                           labels: labels});
+    return widget;
   }
 
   setup.hidden = false;
@@ -387,4 +433,12 @@
     event.preventDefault();
     newGame();
   });
+  function openLink() {
+    fromLink().catch(function (error) {
+      loading.hidden = true;
+      live.textContent = fill(labels.failed, {reason: error.message});
+    });
+  }
+  window.addEventListener("hashchange", openLink);
+  openLink();
 })();
