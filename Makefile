@@ -32,6 +32,7 @@ bench: $(VENV)/.test
 	$(BIN)/python benchmarks/engine.py
 	$(BIN)/python benchmarks/replay_cli.py
 	$(BIN)/python benchmarks/solver.py
+	$(BIN)/python benchmarks/opponent.py
 	$(BIN)/python benchmarks/build.py
 	$(BIN)/python benchmarks/input_limits.py
 

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 
 import pytest
 
@@ -42,3 +44,13 @@ def test_a_mistaken_argument_is_one_message(capsys, args, says):
         _play(capsys, *args)
     assert exit_.value.code == 2
     assert says in capsys.readouterr().err
+
+
+def test_the_thinking_time_benchmark_runs_on_two_hands():
+    """benchmarks/opponent.py, on tiny input: one JSON report with both phases' times."""
+    run = subprocess.run([sys.executable, str(ROOT / "benchmarks" / "opponent.py"), "--hands", "2"],
+                         capture_output=True, text=True, timeout=120, cwd=ROOT)
+    assert run.returncode == 0, run.stderr
+    report = json.loads(run.stdout)
+    assert report["hands"] == 2 and report["open_decisions"] > 0
+    assert report["strict_worst_seconds"] >= report["strict_mean_seconds"] >= 0
