@@ -111,6 +111,15 @@ def _parser() -> argparse.ArgumentParser:
                                 help="the export format (default: tbx)")
             action.add_argument("-o", "--output", metavar="FILE", help="write here "
                                 "(default: stdout)")
+    pl = commands.add_parser("play", help="the computer opponent over seeded hands: its win "
+                                          "rate and game points per hand, as JSON")
+    pl.add_argument("--against", choices=["random", "simple", "self"], default="random",
+                    help="random: a random legal card; simple: a marriage when it can, a claim "
+                    "at 66, else a random card; self: the opponent itself (default: random)")
+    pl.add_argument("--hands", type=_positive, default=100, metavar="N")
+    pl.add_argument("--seed", type=int, default=0, metavar="S", help="hand i is dealt from S + i")
+    pl.add_argument("--profile", default=argparse.SUPPRESS, help="rules profile, e.g. "
+                    "rules/variants/schnapsen.yaml (as mariage --profile)")
     ex = commands.add_parser("examples", help="render each worked example in every language "
                                               "and run its doctests, as the build does")
     ex.add_argument("names", nargs="*", metavar="NAME")
@@ -144,6 +153,8 @@ def _run(args: argparse.Namespace) -> int:
                          args.timeout)
     path = args.profile or (_project(args.project).profile if args.project else find_profile())
     profile = load_profile(path)
+    if args.command == "play":
+        return _play(profile, args)
     if args.command == "check-profile":
         print(f"{path}: valid ({len(profile.rulings)} rulings)")
         return 0
@@ -291,6 +302,22 @@ def _verify_one(source, example, worker) -> bool:
         print(f"{example.relpath}: FAILED", flush=True)
         print(f"  {exc}", file=sys.stderr)
         return False
+
+
+def _positive(text: str) -> int:
+    if not text.isdigit() or int(text) < 1:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a positive whole number")
+    return int(text)
+
+
+def _play(profile, args: argparse.Namespace) -> int:
+    from .play.match import match
+
+    tally = match(profile, args.against, args.hands, args.seed)
+    write, flush = _output()
+    write({"against": args.against, "seed": args.seed} | tally.as_json())
+    flush()
+    return 0
 
 
 def _results(command: str, files: Sequence[str], profile) -> int:

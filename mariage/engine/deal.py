@@ -9,7 +9,7 @@ from .actions import Action
 from .cards import Card, Deck, deck_for
 from .errors import RecordError
 from .outcome import Outcome
-from .profile import Profile, default_profile, per_profile
+from .schema import Profile, per_profile
 
 # Steps of the lead sequence: exchange (1), close (2), marriage (3) go in that order.
 EXCHANGED, CLOSED, MARRIED = 1, 2, 3
@@ -56,7 +56,10 @@ class Deal:
 
     def __init__(self, deck: Sequence[str | Card], dealer: str = "A",
                  profile: Profile | None = None) -> None:
-        profile = self.profile = profile or default_profile()
+        if profile is None:                             # the project's own (YAML, msgspec)
+            from .profile import default_profile
+            profile = default_profile()
+        self.profile = profile
         self.deck: Deck = deck_for(profile)
         players = self.players = list(profile.players)
         if dealer not in players:

@@ -19,7 +19,7 @@ from .cards import Card, bits, deck_for, mask_of
 from .errors import IllegalActionError
 from .lead import LeadOptions
 from .outcome import Outcome
-from .profile import Profile, per_profile
+from .schema import Profile, per_profile
 from .tricks import TrickPlay, plays_of
 
 __all__ = ["Action", "Hand", "VERBS"]

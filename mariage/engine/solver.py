@@ -83,6 +83,16 @@ class Solver:
         value = self._search(state, -self._wide, self._wide)
         return self._solution(value, self._line(state, value))
 
+    def values(self) -> dict[str, int]:
+        """Each action open to the player to act, in the record notation, with its value under
+        perfect play after it (A's game points minus B's); one table serves them all."""
+        if self.hand.outcome is not None:
+            return {}
+        state, player = self._root(), self.hand.to_act
+        return {f"{player} {verb}" + (f" {self.deck.card(card)}" if verb == "play" else ""):
+                self._value(state, (verb, card), -self._wide, self._wide)
+                for verb, card in self._moves(state)}
+
     # ----- the position and its moves
     def _root(self) -> _State:
         h = self.hand

@@ -6,7 +6,7 @@ from .actions import Action
 from .cards import deck_for
 from .deal import Deal
 from .errors import IllegalActionError
-from .profile import Profile
+from .schema import Profile
 
 
 class TrickPlay(Deal):

@@ -1,7 +1,7 @@
 """The variant pages and the comparison table come from the profiles: every fact below is
 written by hand from rules/variants/*.yaml and the teaching profile."""
 
-import msgspec
+import dataclasses
 import pytest
 
 from conftest import PROFILE, ROOT
@@ -114,7 +114,7 @@ def test_an_example_naming_a_missing_profile_is_refused(tmp_path):
 def test_differences_compare_key_by_key():
     teaching = load_profile(PROFILE)
     assert differences(teaching, teaching) == []
-    closing = msgspec.structs.replace(teaching.closing, min_trick=3)
+    closing = dataclasses.replace(teaching.closing, min_trick=3)
     changed = teaching.replace(closing=closing)
     assert differences(teaching, changed) == [{"key": "closing.min_trick", "base": 2, "variant": 3}]
 

@@ -227,7 +227,7 @@ def _kill_group(pid: int) -> None:
 
 def _serve() -> None:
     """The supervisor's loop: one request in, the child's progress and one result out."""
-    from ...engine.profile import Profile
+    from ...engine.profile import Profile, validate
 
     ctypes.CDLL(None, use_errno=True).prctl(_PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0)
     out = sys.stdout.buffer
@@ -237,7 +237,7 @@ def _serve() -> None:
         request = json.loads(raw)
         key = json.dumps(request["profile"], sort_keys=True)
         if key not in profiles:
-            profiles[key] = Profile.from_data(request["profile"])
+            profiles[key] = validate(request["profile"])
         _supervise(out, request, profiles[key])
 
 
