@@ -6,7 +6,8 @@ engine."""
 
 from __future__ import annotations
 
-import msgspec
+import dataclasses
+
 import pytest
 
 from conftest import ROOT
@@ -35,9 +36,10 @@ def schnapsen_with(**changes) -> Profile:
     update = {}
     for section in ("options", "closing", "rates"):
         struct = getattr(SCHNAPSEN, section)
-        mine = {k: v for k, v in changes.items() if k in struct.__struct_fields__}
+        fields = {f.name for f in dataclasses.fields(struct)}
+        mine = {k: v for k, v in changes.items() if k in fields}
         if mine:
-            update[section] = msgspec.structs.replace(struct, **mine)
+            update[section] = dataclasses.replace(struct, **mine)
     return SCHNAPSEN.replace(**update)
 
 
@@ -178,7 +180,7 @@ def test_the_natural_end_scores_the_last_trick(profile, game_points):
     ("nobody", [0, 1]),
 ])
 def test_a_tie_carries_a_point_to_the_next_hand(natural_tie, scores):
-    profile = TEACHING.replace(options=msgspec.structs.replace(TEACHING.options,
+    profile = TEACHING.replace(options=dataclasses.replace(TEACHING.options,
                                                                natural_tie=natural_tie))
     game = Game("A", profile)
     tie = _example_hand("06-tie", profile)          # 65-65 (R17): nobody scores
