@@ -166,8 +166,6 @@ CORRECTED = [
      ["One deal played out, from the shuffle to the moment it is scored."]),
     ("opponent-state-at-close", "quick-reference.md", ["points and tricks are noted"],
      ["Note the opponent’s points and whether they have a trick."]),
-    ("first-lead-marriage-is-a-variant", "faq.md", ["older rules"],
-     ["Some variants, such as Sixty-Six and Schnapsen, let such a marriage count"]),
     ("whole-hand-one-lead", "examples/06-whole-hand.md", ["Whatever B leads", "tenth", "six"],
      ["B leads only trick 11:", "takes all 6 last tricks", "After trick 10 the stock is exhausted"]),
     # issue 22 (from issue 20): numbers come from the profile or the engine, never as words

@@ -78,10 +78,13 @@ class SiteSource:
         return environment([self.templates, self.root])
 
     def catalog_digest(self, lang: str) -> str:
-        """The content hash of a language's catalog ('' for the English source)."""
+        """The content hash of what a language's checked catalog reads ('' for the English
+        source): the catalog, the template it must match and the termbases it is held to."""
         if lang == catalogs.SOURCE_LANGUAGE:
             return ""
-        return file_digest(catalogs.po_path(lang, self.locales))
+        read = [catalogs.po_path(lang, self.locales), self.locales / "messages.pot",
+                termbase.source_path(self.locales), termbase.language_path(lang, self.locales)]
+        return digest(*map(file_digest, read))
 
     def checked(self, lang: str) -> catalogs.CheckedCatalog:
         """A language's catalog with every check applied, once per catalog text."""
