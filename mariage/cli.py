@@ -23,7 +23,7 @@ if TYPE_CHECKING:
 from .engine.errors import MariageError, SourceError
 from .engine.notation import Record, iter_records, open_records, replay, solve_record
 from .engine.profile import find_profile, load_profile
-from .site import EXAMPLE_TIMEOUT
+from .site import EXAMPLE_TIMEOUT, seconds
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -114,14 +114,30 @@ def _parser() -> argparse.ArgumentParser:
     ex = commands.add_parser("examples", help="render each worked example in every language "
                                               "and run its doctests, as the build does")
     ex.add_argument("names", nargs="*", metavar="NAME")
-    ex.add_argument("--timeout", type=float, default=EXAMPLE_TIMEOUT, metavar="SECONDS",
+    ex.add_argument("--timeout", type=_seconds, default=EXAMPLE_TIMEOUT, metavar="SECONDS",
                     help=f"time allowed for one page's doctests (default {EXAMPLE_TIMEOUT:g})")
+    gen = commands.add_parser("generate", help="write the verified Markdown of every language, "
+                              "with a plain mkdocs.yml, into OUT (what the build gives MkDocs)")
+    gen.add_argument("out", metavar="OUT", help="a new or empty folder, or an earlier one")
+    gen.add_argument("--timeout", type=float, default=EXAMPLE_TIMEOUT, metavar="SECONDS",
+                     help=f"time allowed for one page's doctests (default {EXAMPLE_TIMEOUT:g})")
     return parser
+
+
+def _seconds(text: str) -> float:
+    try:
+        return seconds(text, "--timeout")
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
 
 
 def _run(args: argparse.Namespace) -> int:
     if args.command == "catalogs":
         return _catalogs(_project(args.project), args)
+    if args.command == "generate":
+        project = _project(args.project)
+        return _generate(project, load_profile(args.profile or project.profile), Path(args.out),
+                         args.timeout)
     if args.command == "examples":
         project = _project(args.project)
         return _examples(project, load_profile(args.profile or project.profile), args.names,
@@ -135,9 +151,12 @@ def _run(args: argparse.Namespace) -> int:
 
 
 def _project(folder: str | None):
-    from .site.read.project import Project
+    from .site.read.project import CONFIG, Project
 
-    return Project.at(Path(folder)) if folder else Project.find()
+    if folder and not (Path(folder) / CONFIG).is_file():
+        raise SourceError(folder, f"no {CONFIG} in this folder: --project names the folder of a "
+                          "Mariage project", hint="check the path")
+    return Project.find(Path(folder)) if folder else Project.find()
 
 
 _LANGUAGE_CODE = re.compile(r"[a-z]{2,3}(_[A-Z]{2})?")
@@ -238,6 +257,27 @@ def _examples(project, profile, names: Sequence[str], timeout: float) -> int:
         return 2
     print(f"{len(chosen) - failed} passed, {failed} failed")
     return 1 if failed or not chosen else 0
+
+
+def _generate(project, profile, out: Path, timeout: float) -> int:
+    """The verified Markdown tree and a plain mkdocs.yml, under the project's build lock (the
+    stage cache in .cache/ is shared with `mkdocs build`)."""
+    from .site.build import publish
+    from .site.build.standalone import generate_tree
+    from .site.cache import StageCache
+    from .site.render.pages import SiteSource
+
+    cache = project.root / ".cache"
+    fd = publish.lock(cache, lambda: print("mariage generate: another build of this project is "
+                                           "running; waiting for it to finish", file=sys.stderr))
+    try:
+        source = SiteSource.of(project, profile, cache=StageCache(cache))
+        pages = generate_tree(out, source, timeout=timeout)
+    finally:
+        publish.unlock(fd)
+    print(f"{len(pages)} pages in {len(source.languages())} languages, examples verified, in "
+          f"{out / 'docs'}; build them with `mkdocs build -f {out / 'mkdocs.yml'}`")
+    return 0
 
 
 def _verify_one(source, example, worker) -> bool:

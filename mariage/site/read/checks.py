@@ -177,6 +177,54 @@ def _visible(text: str) -> str:
     return "".join(out)
 
 
+MAX_CATALOG = 8 << 20     # bytes of one catalog file (a complete one is about 320 KB)
+MAX_MESSAGE = 2000        # characters of one translation (or 3 times its English text)
+MAX_REPEAT = 1            # uses of a placeholder beyond the English text's count
+
+
+def _size(entry: Entry) -> str | None:
+    """A bounded translation: at most MAX_MESSAGE characters (or 3 times the English text),
+    and no placeholder repeated more than once beyond the English text's uses. Checked first:
+    an oversized message is refused before any other check reads it."""
+    for source, string in entry.pairs():
+        limit = max(MAX_MESSAGE, 3 * len(source))
+        if len(string) > limit:
+            return f"the translation is {len(string):,} characters long; the limit is {limit:,}"
+        if "%(" in string:
+            want = Counter(placeholders(source)[0])
+            for name, count in Counter(placeholders(string)[0]).items():
+                if count > want[name] + MAX_REPEAT:
+                    return (f"{name} is used {count:,} times; the English text uses it "
+                            f"{want[name]} time(s)")
+    return None
+
+
+def _invisible_characters() -> str:
+    """Control, format (zero-width, bidi), separator, private and surrogate code points."""
+    ranges = [range(0x10000), range(0x110BD, 0x110CE), range(0x13430, 0x13440),
+              range(0x1BCA0, 0x1BCA4), range(0x1D173, 0x1D17B), range(0xE0000, 0xE0080)]
+    found = [chr(c) for r in ranges for c in r
+             if unicodedata.category(chr(c)) in ("Cc", "Cf", "Cs", "Co", "Zl", "Zp")
+             and chr(c) != "\n"]                 # line breaks: the markup check counts them
+    return "".join(re.escape(c) for c in found)
+
+
+_INVISIBLE = re.compile(f"[{_invisible_characters()}\U000F0000-\U0010FFFF]")
+
+
+def _characters(entry: Entry) -> str | None:
+    """No control or invisible character the English text does not have: a NUL, a carriage
+    return (a line break to Markdown), a zero-width space, a bidi override (120 shown as 021)."""
+    for source, string in entry.pairs():
+        for match in _INVISIBLE.finditer(string):
+            char = match.group(0)
+            if char not in source:
+                name = unicodedata.name(char, "a control character")
+                return (f"holds U+{ord(char):04X} ({name.lower()}) at character "
+                        f"{match.start() + 1}, which the English text does not have")
+    return None
+
+
 # Markdown and HTML structure: what a translation must keep, and never add.
 _STRUCTURE: list[tuple[str, re.Pattern[str]]] = [
     ("Jinja template braces `{{ … }}` (template code: the page would run it)",
@@ -184,7 +232,7 @@ _STRUCTURE: list[tuple[str, re.Pattern[str]]] = [
     ("a Jinja statement `{% … %}` (template code: the page would run it)",
      re.compile(r"\{%|%\}")),
     ("a Jinja comment `{# … #}`", re.compile(r"\{#|#\}")),
-    ("an HTML tag", re.compile(r"</?[A-Za-z!?][^>]*>?")),
+    ("an HTML tag", re.compile(r"</?[A-Za-z!?][^<>]*>?")),       # [^<>]: linear on `<<<…`
     ("a link or image target `](`", re.compile(r"\]\(")),
     ("a reference link `][` or definition `]:`", re.compile(r"\]\[|\]:")),
     ("an image `![`", re.compile(r"!\[")),
@@ -195,6 +243,8 @@ _STRUCTURE: list[tuple[str, re.Pattern[str]]] = [
     ("a code mark `` ` ``", re.compile(r"`")),
     ("a table cell separator `|`", re.compile(r"\|")),
     ("an emphasis mark `*`", re.compile(r"\*")),
+    ("an underscore `_` (emphasis)", re.compile(r"_")),
+    ("a backslash `\\` (it escapes the markup after it)", re.compile(r"\\")),
     ("a brace `{` or `}` (template or attribute syntax)", re.compile(r"[{}]")),
     ("an HTML entity such as `&nbsp;` (type the character itself)",
      re.compile(r"&(?:[A-Za-z]+|#\d+|#x[0-9A-Fa-f]+);")),
@@ -232,7 +282,12 @@ def _markup(entry: Entry) -> str | None:
 
 PLURAL_FORMS = Check("plural-forms", "give one msgstr[n] per plural form the header's "
                      "Plural-Forms declares", _plural_count)
+SIZE = Check("size", f"keep a translation under {MAX_MESSAGE:,} characters (or 3 times the "
+             "English text) and use each placeholder as often as the English text does", _size)
 CHECKS: list[Check] = [
+    SIZE,
+    Check("characters", "remove the control or invisible character (type plain text; a "
+          "no-break space is fine)", _characters),
     Check("placeholders", "keep every %(name)s placeholder of the English text exactly as it is "
           "written (you may move it); never type the number it stands for", _placeholders),
     Check("percent", "write %% for a percent sign (it shows as one %): a lone % breaks the page",
@@ -262,6 +317,8 @@ def check_entry(entry: Entry) -> list[tuple[Check, str]]:
         detail = check.test(entry)
         if detail:
             failures.append((check, detail))
+            if check is SIZE:          # not read further: no check may take its size's time
+                break
     return failures
 
 
@@ -435,11 +492,16 @@ def known_language(lang: str) -> bool:
 def check_file(path: Path, lang: str) -> tuple[str | None, list[Problem]]:
     """The file's text (None when it cannot be read at all) and its file-level problems."""
     try:
-        data = path.read_bytes()
+        with open(path, "rb") as stream:
+            data = stream.read(MAX_CATALOG + 1)
     except OSError as exc:
         return None, [file_problem(path, None, "", SYNTAX, f"cannot read the catalog "
                                     f"({exc.strerror})", "run `mariage catalogs init "
                                     f"{lang}` to start it")]
+    if len(data) > MAX_CATALOG:
+        return None, [file_problem(path, None, "", SYNTAX, f"the catalog is larger than "
+                                    f"{MAX_CATALOG >> 20} MB", "a catalog is a few hundred "
+                                    "kilobytes; remove what was pasted into it")]
     problems = check_encoding(path, data)
     if problems:
         return None, problems

@@ -14,12 +14,15 @@ none of that concept's forms, and when the translation uses the forms of an *exc
 from __future__ import annotations
 
 import re
+import unicodedata
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Sequence
 
 import yaml
+
 from .plurals import native_name
+from ...engine import bounded
 from ...engine.errors import SourceError
 
 FILE = "termbase.yaml"
@@ -27,7 +30,10 @@ SOURCE_LANGUAGE = "en"                # its terms are the concepts' `en` forms
 CONCEPTS = ("trick", "lead", "follow_suit", "beat", "trump_in", "discard", "stock", "indicator",
             "close", "exhausted", "marriage", "declare", "claim", "card_points", "game_points",
             "closer", "rate")
-_MARKUP = re.compile(r"[<>|*_`\\[\]]")  # the glossary table prints terms as Markdown
+# The glossary table prints terms as Markdown: no character that makes markup there (braces
+# open an attribute list, `{: onmouseover=… }`), and nothing invisible or reordering.
+_MARKUP = re.compile(r"[<>|*_`\\[\]{}#!&=:\"]")
+LIMIT = 64 << 10          # bytes: a termbase is a few kilobytes
 _PLACEHOLDER = re.compile(r"%\(\w+\)[sd]|\{\{.*?\}\}")
 
 
@@ -67,11 +73,15 @@ def language_path(lang: str, locales: Path) -> Path:
 
 
 def _compose(path: Path) -> yaml.MappingNode:
-    """The file's YAML tree (safe loader), which keeps each key's line for error messages."""
+    """The file's YAML tree, read within the limits of every user file (size, aliases, depth,
+    duplicate keys); it keeps each key's line for error messages."""
     try:
-        node = yaml.compose(path.read_text(encoding="utf-8"), Loader=yaml.SafeLoader)
+        node = bounded.compose(bounded.read_text(path, LIMIT))
     except OSError as exc:
         raise SourceError(path, f"cannot read the termbase ({exc.strerror})") from None
+    except bounded.BadInput as exc:
+        raise SourceError(path, f"cannot read the termbase: {exc}", line=exc.line,
+                          hint="a termbase is a few kilobytes of UTF-8 text") from None
     except yaml.MarkedYAMLError as exc:
         line = exc.problem_mark.line + 1 if exc.problem_mark else None
         raise SourceError(path, f"malformed YAML: {exc.problem}", line=line) from None
@@ -89,10 +99,8 @@ def _entries(path: Path) -> dict[str, tuple[int, Any]]:
         if key.value not in CONCEPTS:
             raise SourceError(path, f"unknown concept; expected one of {', '.join(CONCEPTS)}",
                               line=line, key=str(key.value))
-        if key.value in entries:
-            raise SourceError(path, "concept listed twice", line=line, key=key.value)
         try:
-            entries[key.value] = (line, yaml.safe_load(yaml.serialize(value)))
+            entries[key.value] = (line, bounded.construct(value))
         except yaml.YAMLError as exc:            # e.g. a !!python tag: never constructed
             raise SourceError(path, f"malformed YAML: {getattr(exc, 'problem', exc)}",
                               line=line, key=key.value) from None
@@ -100,6 +108,13 @@ def _entries(path: Path) -> dict[str, tuple[int, Any]]:
     if missing:
         raise SourceError(path, f"concepts missing: {', '.join(missing)}", line=1)
     return entries
+
+
+def _plain(text: str) -> bool:
+    """Whether a term is plain text: no markup character, no control, format (zero-width,
+    bidi) or line-break character."""
+    return not _MARKUP.search(text) and not any(
+        unicodedata.category(c)[0] in "CZ" and c != " " for c in text)
 
 
 def _strings(value: Any, path: Path, line: int, key: str) -> tuple[str, ...]:
@@ -142,9 +157,10 @@ def load_terms(lang: str, locales: Path) -> dict[str, Term]:
             raise SourceError(path, "the term is empty, but its forms are not", line=line,
                               key=f"{cid}.term", hint='fill in the term, or empty both: '
                               'term: "", forms: []')
-        if _MARKUP.search(value["term"]):
-            raise SourceError(path, "a term is plain text: no markup characters", line=line,
-                              key=f"{cid}.term")
+        if not _plain(value["term"]):
+            raise SourceError(path, "a term is plain text: no markup characters "
+                              "(< > | * _ ` \\ [ ] { } # ! & = : \") and no invisible ones",
+                              line=line, key=f"{cid}.term")
         forms = _strings(value["forms"], path, line, f"{cid}.forms")
         upper = [f for f in forms if f != f.lower()]
         if upper:

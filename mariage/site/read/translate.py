@@ -9,7 +9,6 @@ CLDR. The checks are those of `checks.py`, the same the build applies.
 from __future__ import annotations
 
 import contextlib
-import csv
 import io
 import json
 import re
@@ -100,13 +99,14 @@ def site_paths(project: Project) -> dict[str, list[str]]:
         pages[f"templates/{rel}"] = [_url(output_path(rel))]
         texts[f"templates/{rel}"] = template.read_text(encoding="utf-8")
     examples = []
-    for example in sorted(project.examples.glob("*.md")):
+    for example in sorted(p for p in project.examples.glob("*.md") if p.name != "README.md"):
         url = f"/examples/{example.stem}/"
         examples.append(url)
         pages[f"examples/{example.name}"] = [url]
         texts[f"examples/{example.name}"] = example.read_text(encoding="utf-8")
     pages["templates/example-run.md.j2"] = examples
     pages["templates/example-index.md.j2"] = ["/examples/"]
+    pages["mariage/site/render/replayer_data.py"] = examples
     pages["mariage/site/build/generate.py"] = ["the navigation of every page", "/404.html"]
     for partial in sorted(project.templates.glob("_*.j2")):
         users = _users(partial.name, texts, project.templates)
@@ -182,6 +182,10 @@ def init(project: Project, lang: str) -> list[Path]:
     if not checks.known_language(lang):
         raise SourceError(project.locales, f"{lang!r} is not a language code Babel knows",
                           hint="use a code such as de, pl or pt_BR")
+    if lang == catalogs.SOURCE_LANGUAGE:
+        raise SourceError(project.locales, f"{lang} is the source language: its text is the "
+                          "templates' own, and a catalog of it would be ignored",
+                          hint="start a catalog for another language, e.g. de")
     path = catalogs.po_path(lang, project.locales)
     listed = lang in (configured_languages(project.config) or [])
     if path.exists() and listed:
@@ -328,8 +332,9 @@ def termbase(project: Project, lang: str, fmt: str = "tbx") -> bytes:
 
     concepts = terms.load_concepts(project.locales)
     targets = terms.load_terms(lang, project.locales)
+    # CSV cells starting like a formula (=, +, -, @) are escaped for spreadsheets.
     store = tbx.tbxfile(sourcelanguage="en", targetlanguage=lang) if fmt == "tbx" \
-        else csvl10n.csvfile()
+        else csvl10n.csvfile(fieldnames=["source", "target", "context"], escape_formulas=True)
     for concept_id, target in targets.items():
         concept = concepts[concept_id]
         unit = store.addsourceunit(concept.english[0] if concept.english else concept_id)
@@ -338,11 +343,4 @@ def termbase(project: Project, lang: str, fmt: str = "tbx") -> bytes:
             unit.addnote(f"concept: {concept_id}. {concept.definition}")
         else:
             unit.setcontext(concept_id)
-    if fmt == "csv":       # Weblate's glossary import reads source, target and context
-        out = io.StringIO()
-        writer = csv.writer(out, lineterminator="\n")
-        writer.writerow(["source", "target", "context"])
-        for unit in store.units:
-            writer.writerow([unit.source, unit.target, unit.getcontext()])
-        return out.getvalue().encode("utf-8")
-    return bytes(store)
+    return bytes(store)     # CSV: Weblate's glossary import reads source, target and context
