@@ -152,7 +152,7 @@ _CHECKED: dict[tuple[Path, str], tuple[tuple, CheckedCatalog]] = {}
 
 
 def _version(*paths: Path) -> tuple:
-    out = []
+    out: list[tuple[int, int] | None] = []
     for path in paths:
         try:
             stat = path.stat()

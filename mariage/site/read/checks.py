@@ -377,7 +377,8 @@ def msgfmt(path: Path, text: str, lang: str = "") -> list[Problem]:
                              "install gettext: apt-get install gettext, or brew install "
                              "gettext")]
     understood, found = gnu_msgfmt.complaints(text)
-    lines, problems, misspelt = text.splitlines(), [], []
+    lines, problems = text.splitlines(), []
+    misspelt: list[int] = []            # lines of misspelt keywords
     for line, message in found:
         if gnu_msgfmt.miscounted(message):
             problems.append(_plural_count_problem(path, text, lines, line, lang))

@@ -24,10 +24,17 @@ from .plurals import PLURAL_SAMPLE, expected_plural_forms, parse_plural_forms
 
 class Entry(Protocol):
     """What these checks read of a message (checks.Entry)."""
-    sources: tuple[str, ...]
-    strings: tuple[str, ...]
-    notes: tuple[str, ...]
-    lang: str
+    @property
+    def sources(self) -> tuple[str, ...]: ...
+
+    @property
+    def strings(self) -> tuple[str, ...]: ...
+
+    @property
+    def notes(self) -> tuple[str, ...]: ...
+
+    @property
+    def lang(self) -> str: ...
 
     @property
     def plural(self) -> bool: ...
