@@ -218,20 +218,16 @@ def _hold_plurals(result: CheckedCatalog) -> None:
 
 
 def _termbase(result: CheckedCatalog, lang: str, locales: Path) -> termbase.Termbase | None:
-    """The language's termbase, or None with the problem said (missing, or not valid)."""
+    """The language's termbase, or None with the problem said when it is missing. A termbase
+    that cannot be read is a SourceError (file, line, key), as a bad profile is: no message
+    can be checked against it."""
     where = termbase.language_path(lang, locales)
     if not where.exists():
         result.problems.append(Problem(result.path, None, "", f"{_shown(where)} is missing",
                                        check=TERMBASE, hint=f"run `mariage catalogs init {lang}`"
                                        " to write it with every concept, then fill in your terms"))
         return None
-    try:
-        return termbase.Termbase.load(lang, locales)
-    except SourceError as exc:
-        what = f"{exc.key}: {exc.reason}" if exc.key else exc.reason
-        result.problems.append(Problem(Path(exc.path), exc.line, "", what, check=TERMBASE,
-                                       hint=exc.hint or "see docs/translators.md, Terminology"))
-        return None
+    return termbase.Termbase.load(lang, locales)
 
 
 def _check_message(result: CheckedCatalog, message: Message, lines: list[str], words,
