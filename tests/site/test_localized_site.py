@@ -22,10 +22,11 @@ from babel.messages.pofile import read_po, write_po
 
 from mariage.site.read import catalogs
 from mariage.site.render import interface
+from helpers import site_languages
 
 ROOT = Path(__file__).resolve().parents[2]
 COPY = ["rules", "locales", "templates", "examples", "docs", "overrides", "mkdocs.yml"]
-LANGS = ["es", "pt", "fr", "it"]
+LANGS = site_languages()[1:]
 RANK = "rank letter"
 FIXTURE: dict[str, dict[tuple[str | None, str], str]] = {
     "es": {("interface", "Made with"): "Hecho con",

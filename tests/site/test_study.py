@@ -12,6 +12,7 @@ import pytest
 from mariage.engine.profile import default_profile
 from mariage.site.render.pages import SiteSource, render_site
 from mariage.site.replay.study import STUDY_DEALS, TRUMPS, close_study, edges
+from helpers import site_languages
 
 
 @pytest.fixture(scope="module")
@@ -82,7 +83,7 @@ def strategy_pages():
     return {p.lang: p.text for p in render_site(SiteSource()) if p.path == "strategy.md"}
 
 
-@pytest.mark.parametrize("lang", ["en", "es", "pt", "fr", "it"])
+@pytest.mark.parametrize("lang", site_languages())
 def test_the_strategy_page_prints_the_study(study, strategy_pages, lang):
     page = strategy_pages[lang]
     for low, high in study.bands():

@@ -283,7 +283,7 @@ def _languages_node(config: Path, text: str) -> yaml.SequenceNode:
     except yaml.YAMLError as exc:
         raise SourceError(config, f"cannot read the MkDocs configuration: {exc}") from None
     plugins = _value(root, "plugins")
-    for plugin in plugins.value if plugins is not None else []:
+    for plugin in plugins.value if isinstance(plugins, yaml.SequenceNode) else []:
         languages = _value(_value(plugin, "i18n"), "languages")
         if isinstance(languages, yaml.SequenceNode):
             return languages

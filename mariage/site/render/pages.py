@@ -78,13 +78,14 @@ class SiteSource:
         return environment([self.templates, self.root])
 
     def catalog_digest(self, lang: str) -> str:
-        """The content hash of what a language's checked catalog reads ('' for the English
-        source): the catalog, the template it must match and the termbases it is held to."""
+        """The content hash of what a language's catalog check reads ('' for the English
+        source): the catalog, its termbase, the concepts and the template, and where they are
+        (its problems name the files)."""
         if lang == catalogs.SOURCE_LANGUAGE:
             return ""
-        read = [catalogs.po_path(lang, self.locales), self.locales / "messages.pot",
-                termbase.source_path(self.locales), termbase.language_path(lang, self.locales)]
-        return digest(*map(file_digest, read))
+        read = (catalogs.po_path(lang, self.locales), termbase.language_path(lang, self.locales),
+                termbase.source_path(self.locales), catalogs.template_path(self.locales))
+        return digest(str(self.locales), *(file_digest(path) for path in read))
 
     def checked(self, lang: str) -> catalogs.CheckedCatalog:
         """A language's catalog with every check applied, once per catalog text."""
