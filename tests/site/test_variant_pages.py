@@ -133,8 +133,8 @@ def test_every_variant_page_states_the_same_numbers_in_every_language(site):
 @pytest.mark.parametrize("slug,source", [
     ("schnapsen", "- [pagat] [Keith Waclena and John McLeod, “Schnapsen”, pagat.com](https://www.pagat.com/marriage/schnaps.html)"),
     ("schnapsen", "- [tjger] the rules in the help of the tjger Schnapsen program"),
-    ("sixty-six", "- [info66] [“Schnapsen (66)”, schnapsen66.info](http://www.schnapsen66.info/)"),
-    ("house-rules", "- [002] the Spanish how-to-play page this project started from (seeds/002)"),
+    ("sixty-six", "- [info] [“Schnapsen (66)”, schnapsen66.info](http://www.schnapsen66.info/)"),
+    ("house-rules", "- [es-page] the Spanish how-to-play page this project started from (seeds/002)"),
 ])
 def test_each_variant_page_lists_its_sources(site, slug, source):
     assert source in site[("en", f"variants/{slug}.md")]
@@ -145,7 +145,7 @@ def test_each_variant_page_lists_its_sources(site, slug, source):
     ("schnapsen", "Some tables and programs allow neither once only two cards remain [tjger] [tough]"),
     ("sixty-six", "the American Hoyle lets the leader close either before or after drawing"),
     ("sixty-six", "*Santase*, the Bulgarian game often named beside Sixty-Six, has rules of its own"),
-    ("house-rules", "A player may claim at any moment, not only when on lead. [002]"),
+    ("house-rules", "A player may claim at any moment, not only when on lead. [es-page]"),
     ("house-rules", "to a target of 1000 raw points over many hands, or to 1001"),
     ("house-rules", "the larger margin of game points wins"),
 ])
