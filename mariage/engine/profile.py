@@ -130,6 +130,8 @@ class Bonuses(Strict, frozen=True):
 class Closing(Strict, frozen=True):
     min_stock: PositiveInt
     min_trick: PositiveInt
+    # R11: the trick's winner may also close before the draw; then neither player draws
+    before_drawing: bool = False
 
 
 class Rates(Strict, frozen=True):
