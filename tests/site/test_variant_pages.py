@@ -137,7 +137,7 @@ def test_every_variant_page_states_the_same_numbers_in_every_language(site):
     ("schnapsen", "- [pagat] [Keith Waclena and John McLeod, “Schnapsen”, pagat.com](https://www.pagat.com/marriage/schnaps.html)"),
     ("schnapsen", "- [tjger] the rules in the help of the tjger Schnapsen program"),
     ("sixty-six", "- [info] [“Schnapsen (66)”, schnapsen66.info](http://www.schnapsen66.info/)"),
-    ("house-rules", "- [es-page] the Spanish how-to-play page this project started from (seeds/002)"),
+    ("house-rules", "- [es-page] “Cómo jugar”, Mariage (seeds/002, es)"),
 ])
 def test_each_variant_page_lists_its_sources(site, slug, source):
     assert source in site[("en", f"variants/{slug}.md")]
