@@ -13,6 +13,7 @@ from ...engine.actions import Action
 from ...engine.game import Game
 from ...engine.hand import Hand
 from ...engine.solver import solve
+from ...engine.errors import SourceError
 from .examples import Example
 
 
@@ -131,11 +132,15 @@ def perfect_play(example: Example) -> dict[str, Any] | None:
 def _compare(example: Example, hand: Hand, number: int) -> dict[str, Any]:
     best, loose = solve(hand, false_claims=False), solve(hand)
     played = example.hand().outcome
-    assert played is not None, "an example record plays its hand to the end"
-    result: dict[str, Any] = {"step": number, "winner": best.winner, "game_points": best.game_points,
-              "line": best.line, "played_winner": played.winner,
-              "played_game_points": played.game_points,
-              "found": (played.winner, played.game_points) == (best.winner, best.game_points)}
+    if played is None:
+        raise SourceError(example.relpath, "the record stops before the hand ends, after its "
+                          "stock was closed or exhausted; the page compares the result with "
+                          "perfect play, so record the hand to its end", key="actions")
+    result: dict[str, Any] = {
+        "step": number, "winner": best.winner, "game_points": best.game_points,
+        "line": best.line, "played_winner": played.winner,
+        "played_game_points": played.game_points,
+        "found": (played.winner, played.game_points) == (best.winner, best.game_points)}
     if (loose.winner, loose.game_points) != (best.winner, best.game_points):
         result["false_claim"] = {"winner": loose.winner, "game_points": loose.game_points,
                                  "line": loose.line}
