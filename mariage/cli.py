@@ -12,6 +12,7 @@ import re
 import sys
 import traceback
 from contextlib import contextmanager
+from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Callable, Iterator, Sequence, TypeGuard
 
@@ -95,6 +96,9 @@ def _parser() -> argparse.ArgumentParser:
     sv = commands.add_parser("solve", help="perfect play, both hands seen, from each hand "
                                            "record's last position: one JSON line each")
     sv.add_argument("files", nargs="+", metavar="FILE", help="record files; - reads stdin")
+    sv.add_argument("--correct-claims-only", action="store_true",
+                    help="no false claim made on purpose to concede less (R16, R18), as many "
+                         "tables rule and the site's perfect-play notes assume")
     commands.add_parser("check-profile", help="validate the rules profile")
     cat = commands.add_parser("catalogs", help="translator workflow (see docs/translators.md)")
     actions = cat.add_subparsers(dest="action", required=True, metavar="ACTION")
@@ -158,7 +162,8 @@ def _run(args: argparse.Namespace) -> int:
     if args.command == "check-profile":
         print(f"{path}: valid ({len(profile.rulings)} rulings)")
         return 0
-    return _results(args.command, args.files, profile)
+    return _results(args.command, args.files, profile,
+                    false_claims=not getattr(args, "correct_claims_only", False))
 
 
 def _project(folder: str | None):
@@ -320,10 +325,10 @@ def _play(profile, args: argparse.Namespace) -> int:
     return 0
 
 
-def _results(command: str, files: Sequence[str], profile) -> int:
+def _results(command: str, files: Sequence[str], profile, false_claims: bool = True) -> int:
     """Replay or solve each record as soon as it is read, one JSON line each (memory does not
     grow with the number of records); 1 if a record erred, 2 if a file could not be read."""
-    run = replay if command == "replay" else solve_record
+    run = replay if command == "replay" else partial(solve_record, false_claims=false_claims)
     (write, flush), status = _output(), 0
     for name in files:
         try:

@@ -52,7 +52,7 @@ class Deal:
     __slots__ = ("profile", "deck", "players", "dealer", "order", "indicator", "trump",
                  "_face_up", "_stock", "_held", "_won", "_card_points", "_bonus", "_pending",
                  "_tricks", "_declared", "_leader", "_led", "_step", "_marriage_suit", "_closer",
-                 "_closed_state", "_last_winner", "_outcome", "trick_number", "log")
+                 "_closed_state", "_last_winner", "_outcome", "trick_number", "log", "_drawn")
 
     def __init__(self, deck: Sequence[str | Card], dealer: str = "A",
                  profile: Profile | None = None) -> None:
@@ -117,6 +117,7 @@ class Deal:
         self._closer: int | None = None
         self._closed_state: tuple[int, bool] | None = None
         self._last_winner: int | None = None
+        self._drawn: tuple[int, int] | None = None   # the last trick's draw: winner's, loser's
         self._outcome: Outcome | None = None
         self.trick_number = 1
         self.log: list[Action] = []

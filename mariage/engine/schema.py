@@ -203,6 +203,8 @@ class Bonuses(Checked):
 class Closing(Checked):
     min_stock: PositiveInt
     min_trick: PositiveInt
+    # R11: the trick's winner may also close before the draw; then neither player draws
+    before_drawing: bool = False
 
 
 @dataclass(frozen=True)

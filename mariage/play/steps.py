@@ -42,6 +42,8 @@ def event(hand: Hand, action: Action, led: object, points_before: int,
         done |= {"kind": "trick", "card": str(hand.deck.card(card)), "led": str(led),
                  "winner": hand.to_act,
                  "won": hand.deck.points[hand.deck.parse(str(led))] + hand.deck.points[card]}
+    elif action.verb == "close" and action.arg == "before":
+        event["kind"] = "close_before"                                       # R11 option
     elif action.verb == "exchange":
         done |= {"card": face_up, "rank": hand.profile.deck.lowest_rank}    # R10
     elif action.verb == "marriage":
