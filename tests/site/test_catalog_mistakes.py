@@ -218,7 +218,7 @@ MISTAKES = [
     # A singular whose English states its number keeps it (French also shows it for 0)...
     Mistake("singular-drops-its-number", msgstr(HAND_ENDS, "La donne prend fin et votre "
             "adversaire marque un point de partie.", form=0), "placeholders",
-            "marque un point de partie", None, None),
+            "votre adversaire marque un point de partie.", None, None),
     Mistake("plural-form-empty", msgstr(HAND_ENDS, "", form=1), "untranslated",
             'msgstr[0] "La donne prend fin', None, None, strict_fails=False),
     # the translator review's content mistakes (issue 20), each once published
