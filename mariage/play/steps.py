@@ -43,7 +43,7 @@ def event(hand: Hand, action: Action, led: object, points_before: int,
                  "winner": hand.to_act,
                  "won": hand.deck.points[hand.deck.parse(str(led))] + hand.deck.points[card]}
     elif action.verb == "close" and action.arg == "before":
-        event["kind"] = "close_before"                                       # R11 option
+        done["kind"] = "close_before"                                        # R11 option
     elif action.verb == "exchange":
         done |= {"card": face_up, "rank": hand.profile.deck.lowest_rank}    # R10
     elif action.verb == "marriage":

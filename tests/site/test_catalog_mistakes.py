@@ -34,6 +34,7 @@ FR = "fr/LC_MESSAGES/messages.po"
 # that shows them.
 CLAIM = "Mariage is a trick-taking card game for %(players)s"
 NUMBERS = "No number on these pages is typed in"
+STOCK = "stock: %(count)s card, the indicator"     # a singular that states its number
 GLOSSARY = "Glossary"
 CELL = "Position in the deck"
 EMPHASIS = "The next card is turned face up: it is the **trump indicator**"
@@ -218,7 +219,7 @@ MISTAKES = [
     # A singular whose English states its number keeps it (French also shows it for 0)...
     Mistake("singular-drops-its-number", msgstr(HAND_ENDS, "La donne prend fin et votre "
             "adversaire marque un point de partie.", form=0), "placeholders",
-            "marque un point de partie", None, None),
+            "votre adversaire marque un point de partie.", None, None),
     Mistake("plural-form-empty", msgstr(HAND_ENDS, "", form=1), "untranslated",
             'msgstr[0] "La donne prend fin', None, None, strict_fails=False),
     # the translator review's content mistakes (issue 20), each once published

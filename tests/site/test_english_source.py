@@ -197,7 +197,8 @@ def test_a_corrected_statement_stays_corrected(english, page, gone, said):
 @pytest.mark.parametrize("phrase", [
     r"\bannounc", r"\binto hand\b", r"\bfrom (the )?hand\b(?! to)", r"\bin (your|the player’s) hand\b",
     r"\bboth hands\b", r"\bhands (are |been )?(empty|refilled)", r"\bcards in hand\b",
-    r"dealer’s hand", r"\bYour hand holds\b", r"\bby hand\b", r"of the longer pages"])
+    r"dealer’s hand", r"\bYour hand holds\b", r"\bby hand\b", r"of the longer pages",
+    r"\bin hand\b(?!\.)", r"\byour hand\b"])
 def test_a_retired_wording_is_gone_everywhere(english, phrase):
     for path, text in english.items():
         assert not re.search(phrase, text, re.I), (path, phrase)
