@@ -240,3 +240,36 @@ def test_NB20_a_build_waits_a_bounded_time_then_names_the_holder(tmp_path):
     assert fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB) is None
     publish.unlock(fd)
     assert os.path.exists(tmp_path / publish.LOCK)
+
+
+# ----------------------------------------------------------------- glossary exports
+
+@pytest.mark.parametrize("fmt", ["tbx", "csv"])
+def test_NT9_NL51_exports_escape_what_their_format_requires(fmt, tmp_path):
+    """A definition with `&`, `]]>` and quotes stays well-formed TBX; a cell starting like a
+    spreadsheet formula is exported as text."""
+    import csv
+    import io
+    import shutil
+    import xml.etree.ElementTree as ET
+
+    from mariage.site.read import translate
+    from mariage.site.read.project import Project
+
+    shutil.copytree(ROOT / "locales", tmp_path / "locales")
+    source = tmp_path / "locales/termbase.yaml"
+    text = source.read_text(encoding="utf-8")
+    text = text.replace("  definition: One card from each player;",
+                        "  definition: 'Cards & \"tricks\" ]]> <b>' #", 1)
+    text = text.replace("  en: [trick, tricks]", "  en: ['=HYPERLINK(\"x\")', trick, tricks]", 1)
+    source.write_text(text, encoding="utf-8")
+    project = Project(tmp_path, tmp_path / "rules.yaml", tmp_path / "locales")
+    data = translate.termbase(project, "fr", fmt)
+    if fmt == "tbx":
+        root = ET.fromstring(data)
+        notes = [n.text for n in root.iter("note")]
+        assert any(n and n.endswith('Cards & "tricks" ]]> <b>') for n in notes), notes
+    else:
+        rows = list(csv.reader(io.StringIO(data.decode("utf-8"))))
+        first = next(r for r in rows if r[2] == "trick")
+        assert first[0] == "'=HYPERLINK(\"x\")"
