@@ -125,6 +125,22 @@ def _po_bytes(old: bytes, new: bytes) -> Callable[[Path], None]:
     return write
 
 
+def _big15(project: Path) -> None:
+    """NL2: a profile the schema accepts with 15-card hands, and a record closing at once."""
+    import json
+    import random
+
+    text = (project / "rules/mariage.yaml").read_text(encoding="utf-8")
+    for old, new in (("packets: [3, 3]", "packets: [5, 5, 5]"), ("hand_size: 6", "hand_size: 15"),
+                     ("stock_size: 20", "stock_size: 2"), ("min_trick: 2 ", "min_trick: 1 ")):
+        text = _sub(old, new)(text)
+    (project / "big15.yaml").write_text(text, encoding="utf-8")
+    deck = json.loads(GOLDEN)["deck"].split()
+    random.Random(1).shuffle(deck)
+    (project / "big15.json").write_text(json.dumps({"dealer": "A", "deck": deck,
+                                                    "actions": ["B close"]}) + "\n")
+
+
 CHECK = ["check-profile"]
 PROFILE = "rules/mariage.yaml"
 FR_CHECK = ["catalogs", "check", "fr", "--errors-only"]
@@ -309,6 +325,8 @@ CASES = [
     Case("E4", "a deck with a card twice names the example", ["examples", "99-hostile"], 1,
          ["examples/99-hostile.md", "R1/R4"],
          _front(lambda t: t.replace("deck: [Kc,", "deck: [Kc, Kc,", 1))),
+    Case("NL2", "solve on 15-card hands", ["--profile", "{p}/big15.yaml", "solve", "{p}/big15.json"], 1,
+         [], _big15, stdout_lines=1),
     # ----- the `replay` command
     Case("L1", "deeply nested JSON", ["replay", "{p}/deep.json"], 2,
          ["deep.json:1", "nested too deeply"], _file("deep.json", "[" * 100000 + "]" * 100000)),
