@@ -159,6 +159,24 @@ def test_a_build_whose_plugin_names_a_mutated_profile_fails_on_the_example(proje
     assert _digest(project / "site") == before
 
 
+def test_an_example_patching_doctests_checker_still_fails_the_build(project):
+    """NE21: an example replaces doctest's OutputChecker, then states a wrong number. The
+    build compares the outputs itself, in its own process: the example fails the build, and
+    the next examples are checked as before (each page runs in a fresh process)."""
+    deal = (project / "examples/02-deal.md").read_text(encoding="utf-8")
+    front = deal[:deal.index("\n---\n", 4) + 5]
+    (project / "examples/00-patch.md").write_text(
+        front + "# Patch\n\n```python\n>>> import doctest\n>>> doctest.OutputChecker."
+        "check_output = lambda self, want, got, flags: True\n>>> 28 + 30\n68\n```\n",
+        encoding="utf-8")
+    before = _digest(project / "site")
+    run = _build(project)
+    assert run.returncode == 1, run.stderr[-2000:]
+    assert "examples/00-patch.md (en), line 19: 28 + 30 expected '68', got '58'" in run.stderr, \
+        run.stderr[-2000:]
+    assert "Traceback" not in run.stderr and _digest(project / "site") == before
+
+
 # ----- the publishing step alone, for the set-ups a test cannot make without privileges
 def _tree(folder: Path, files: dict[str, str]) -> Path:
     for name, text in files.items():
