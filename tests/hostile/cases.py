@@ -6,6 +6,12 @@ A row writes its input into a fresh copy of the project, runs `python -m mariage
 and expects an exit code and words in stderr (a file, a line, what is wrong) and never a
 traceback. Build rows (B*) and the profile-per-build row (P26) are in tests/site/test_publish.py;
 catalog rows (C*) belong to the catalog-safety issue.
+
+The third review (N* ids) adds rows here by class: the profile's printed values (NP*), the
+command's options (NL*), catalogs' characters, sizes and markup (NC*, C25), termbases (NT*) and
+examples' front matter, file names and narratives (NE*); its build rows (the plugin's options,
+site_url, the doctest worker, the folders a build owns) are in test_build_attacks.py, and
+gh-deploy's and the checker-patching example's whole builds in tests/site/test_publish.py.
 """
 
 from __future__ import annotations

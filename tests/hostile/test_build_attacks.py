@@ -273,3 +273,33 @@ def test_NT9_NL51_exports_escape_what_their_format_requires(fmt, tmp_path):
         rows = list(csv.reader(io.StringIO(data.decode("utf-8"))))
         first = next(r for r in rows if r[2] == "trick")
         assert first[0] == "'=HYPERLINK(\"x\")"
+
+
+def test_NC2_NC3_a_translation_reaches_json_once_escaped(tmp_path):
+    """`&` and `'` in the replayer's labels and the theme's strings are shown as typed; a quote
+    in a theme string cannot leave Material's attributes."""
+    import json
+    import re
+    import shutil
+
+    from mariage.site.build.generate import render_examples, replay_examples
+    from mariage.site.render import interface
+    from mariage.site.render.pages import SiteSource
+    from mariage.site.replay.examples import read_example
+
+    locales = tmp_path / "locales"
+    shutil.copytree(ROOT / "locales", locales)
+    po = locales / "fr/LC_MESSAGES/messages.po"
+    text = po.read_text(encoding="utf-8")
+    for msgid, msgstr in (("Cards in hand", "Cartes & main"),
+                          ("Copied to clipboard", "Copié & c'est \\\"fait\\\"")):
+        start = text.index("msgstr", text.index(f'msgid "{msgid}"'))
+        text = text[:start] + f'msgstr "{msgstr}"' + text[text.index("\n", start):]
+    po.write_text(text, encoding="utf-8")
+    source = SiteSource(locales=locales)
+    example = read_example(ROOT / "examples/07-marriage-claim.md", source.profile)
+    page = render_examples(source, "fr", [example], replay_examples([example]))[0].text
+    steps = re.search(r"<script type=\"application/json\" data-steps>(.*?)</script>", page, re.S)
+    assert json.loads(steps.group(1))["labels"]["cards"] == "Cartes & main"
+    assert interface.theme_strings(source)["fr"]["clipboard.copied"] == \
+        "Copié & c'est &#34;fait&#34;"
