@@ -333,6 +333,9 @@ CASES = [
          _front(lambda t: t.replace("deck: [Kc,", "deck: [Kc, Kc,", 1))),
     Case("NL2", "solve on 15-card hands", ["--profile", "{p}/big15.yaml", "solve", "{p}/big15.json"], 1,
          [], _big15, stdout_lines=1),
+    Case("NL21", "an 8 MB YAML record", ["replay", "{p}/big.yaml"], 2,
+         ["big.yaml", "a YAML record file is at most 1 MB", "JSON Lines"],
+         _file("big.yaml", "dealer: A\ndeck: [" + "Ac, " * ((8 << 20) // 4 - 10) + "Ac]\nactions: []\n")),
     # ----- the `replay` command
     Case("L1", "deeply nested JSON", ["replay", "{p}/deep.json"], 2,
          ["deep.json:1", "nested too deeply"], _file("deep.json", "[" * 100000 + "]" * 100000)),
