@@ -40,7 +40,9 @@ from mariage.site.build import publish
 from mariage.site.render.pages import SiteSource
 from mariage.site.read.project import DEFAULT_MIN_TRANSLATED, Project
 from mariage.site import EXAMPLE_TIMEOUT, seconds
-from mariage.site.build.generate import NAV_SECTIONS, check_catalogs, generate, not_found_notes
+from mariage.site.cache import StageCache
+from mariage.site.build.generate import check_catalogs, generate
+from mariage.site.build.standalone import Additions, additions
 
 log = logging.getLogger("mkdocs.plugins.mariage")
 _HEAD_ALTERNATE = re.compile(r'\s*<link rel="alternate" href="[^"]*" hreflang="[^"]*">')
@@ -160,7 +162,8 @@ class MariagePlugin(BasePlugin[MariageConfig]):
             # The project is the folder of this mkdocs.yml; its loaded sources go down to every
             # stage, so pages and doctests use this build's profile and catalogs.
             source = SiteSource.of(Project.at(root, self.config.profile, self.config.locales,
-                                              self.config.examples))
+                                              self.config.examples),
+                                   cache=StageCache(root / ".cache"))
             source.min_translated = self.config.min_translated
             source.preview = self._preview(source)
             self._unpublish(config, source)
@@ -168,10 +171,8 @@ class MariagePlugin(BasePlugin[MariageConfig]):
                              timeout=self.config.example_timeout)
             for problem in check_catalogs(source, strict=False):
                 log.warning("mariage: %s; the English text is shown instead", problem)
-            self._translate_nav(config, source)
-            self._list_examples(config, pages)
-            config.extra["mariage_not_found"] = not_found_notes(source)
-            self._localize_theme(config, source)
+            self._apply(config, additions(source, pages))
+            self._source = source
         except PluginError:
             raise
         except MariageError as exc:
@@ -285,7 +286,8 @@ class MariagePlugin(BasePlugin[MariageConfig]):
     @staticmethod
     def _unpublish(config: MkDocsConfig, source: SiteSource) -> None:
         """Leave out the languages below min_translated (or outside a MARIAGE_LANGS preview),
-        saying why (static-i18n builds only the languages marked `build`)."""
+        saying why (static-i18n builds only the languages marked `build`); a preview's language
+        below min_translated is built, as a draft."""
         i18n = config.plugins.get("i18n")
         languages = i18n.config.languages if i18n is not None else []
         for lang, reason in source.unpublished().items():
@@ -293,41 +295,26 @@ class MariagePlugin(BasePlugin[MariageConfig]):
             for language in languages:
                 if language.locale == lang:
                     language.build = False
-
-    def _localize_theme(self, config: MkDocsConfig, source: SiteSource) -> None:
-        """Each language's site description and the theme strings its catalog translates."""
-        self._source = source
-        config.extra["mariage_interface"] = interface.theme_strings(source)
-        i18n = config.plugins.get("i18n")
-        for language in getattr(i18n, "config", {}).get("languages", []) if i18n else []:
-            if language.locale != catalogs.SOURCE_LANGUAGE:
-                # Escaped: the theme prints it inside content="…" without escaping it.
-                language.site_description = str(escape(interface.description(source,
-                                                                             language.locale)))
+        for lang, percent in source.drafts().items():
+            log.info("mariage: %s is %d %% translated: not published (below %d %%); this "
+                     "preview shows it as a draft", lang, percent, source.threshold())
 
     @staticmethod
-    def _list_examples(config: MkDocsConfig, pages) -> None:
-        """Add each worked example to the nav section that holds examples/index.md."""
-        names = sorted({p.path for p in pages if p.path.startswith("examples/")
-                        and p.path != "examples/index.md"}, key=lambda path: Path(path).stem)
+    def _apply(config: MkDocsConfig, add: Additions) -> None:
+        """What the build adds to the configuration (mariage.site.build.standalone, which
+        `mariage generate` writes into a plain mkdocs.yml): each worked example in the nav
+        section that holds examples/index.md, each language's section titles and site
+        description for static-i18n, and what the theme's overrides read."""
         for entry in config.nav or []:
             section = next(iter(entry.values())) if isinstance(entry, dict) else None
             if isinstance(section, list) and "examples/index.md" in section:
-                section.extend(n for n in names if n not in section)
-
-    @staticmethod
-    def _translate_nav(config: MkDocsConfig, source: SiteSource) -> None:
-        """Give static-i18n each language's section titles, taken from the catalogs."""
+                section.extend(n for n in add.examples if n not in section)
+        config.extra.update(add.extra)
         i18n = config.plugins.get("i18n")
-        if i18n is None:
-            return
-        for language in i18n.config.languages:
-            if language.locale == catalogs.SOURCE_LANGUAGE:
-                continue
-            tr = source.translations(language.locale)
-            # Escaped: the theme prints nav titles as HTML, and a catalog never adds markup.
-            language.nav_translations = {title: str(escape(tr.gettext(title)))
-                                         for title in NAV_SECTIONS}
+        for language in i18n.config.languages if i18n is not None else []:
+            if language.locale in add.nav_translations:
+                language.nav_translations = add.nav_translations[language.locale]
+                language.site_description = add.descriptions[language.locale]
 
 
 # Commands whose build publishes site_dir: each goes through the lock and the atomic swap;

@@ -13,6 +13,7 @@ import subprocess
 import sys
 import time
 from dataclasses import dataclass
+from types import SimpleNamespace
 from pathlib import Path
 
 import pytest
@@ -105,7 +106,7 @@ class _Language:
 
 class _I18n:
     def __init__(self) -> None:
-        self.config = {"languages": [_Language("en"), _Language("fr")]}
+        self.config = SimpleNamespace(languages=[_Language("en"), _Language("fr")])
 
 
 class _Source:
@@ -119,17 +120,22 @@ class _Source:
     def languages(self) -> list[str]:
         return ["en", "fr"]
 
+    def unpublished(self) -> dict[str, str]:
+        return {}
+
 
 def test_NC6_the_translated_description_reaches_the_theme_escaped(monkeypatch):
+    from mariage.site.build import standalone
     from mariage.site.render import interface
 
     plugin, i18n = MariagePlugin(), _I18n()
     monkeypatch.setattr(interface, "theme_strings", lambda source: {})
+    monkeypatch.setattr(standalone, "not_found_notes", lambda source: [])
     monkeypatch.setattr(interface, "description", lambda source, lang: _Source().translations(
         lang).gettext(""))
-    config = type("Config", (), {"extra": {}, "plugins": {"i18n": i18n}})()
-    plugin._localize_theme(config, _Source())
-    french = i18n.config["languages"][1].site_description
+    config = type("Config", (), {"extra": {}, "nav": [], "plugins": {"i18n": i18n}})()
+    plugin._apply(config, standalone.additions(_Source(), []))
+    french = i18n.config.languages[1].site_description
     assert '"' not in french and "&#34;" in french and "http-equiv=&#34;refresh&#34;" in french
 
 

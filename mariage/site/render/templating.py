@@ -11,7 +11,9 @@ import threading
 import unicodedata
 from contextlib import contextmanager
 from contextvars import ContextVar
+import hashlib
 from dataclasses import dataclass
+from functools import lru_cache
 from io import IOBase
 from pathlib import Path, PurePath
 from types import ModuleType
@@ -21,6 +23,7 @@ from babel import Locale
 from babel.lists import format_list as babel_format_list
 from babel.numbers import format_percent as babel_format_percent
 from babel.support import NullTranslations
+from jinja2 import meta
 from jinja2 import (Environment, FileSystemLoader, StrictUndefined, TemplateError,
                     TemplateSyntaxError, UndefinedError, pass_context)
 from jinja2.exceptions import SecurityError
@@ -29,6 +32,7 @@ from markupsafe import Markup, escape
 
 from ...engine.errors import MariageError, SourceError
 from ...engine.profile import Profile
+from ..cache import StageCache, digest
 
 
 @dataclass
@@ -192,8 +196,15 @@ def plain(value: Any) -> Markup:
 
 
 def environment(search_path: list[Path]) -> Environment:
+    """The sandboxed environment of templates found in `search_path`: one per path for the
+    process, so `mkdocs serve` compiles a template once (Jinja reloads a file that changed)."""
+    return _environment(tuple(str(p) for p in search_path))
+
+
+@lru_cache(maxsize=16)
+def _environment(search_path: tuple[str, ...]) -> Environment:
     env = DataSandbox(
-        loader=FileSystemLoader([str(p) for p in search_path]),
+        loader=FileSystemLoader(list(search_path)),
         extensions=["jinja2.ext.i18n"], autoescape=True, undefined=StrictUndefined,
         keep_trailing_newline=True, lstrip_blocks=True)
     env.policies["ext.i18n.trimmed"] = True  # msgids are one line, as babel.cfg extracts them
@@ -288,3 +299,45 @@ def error_line(exc: Exception) -> int | None:
             line = tb.tb_lineno
         tb = tb.tb_next
     return line
+
+
+def template_inputs(env: Environment, name: str | None = None, body: str | None = None,
+                    cache: StageCache | None = None) -> str:
+    """The content hash of a template (by name, or an example's `body`) and of every template
+    it imports, includes or extends, directly or through another: what its rendering reads
+    besides its context. A name only known at render time counts every template."""
+    def references(source: str) -> tuple[str | None, ...]:
+        return (cache or StageCache()).get("references", digest(source),
+                                           lambda: _references(source))
+
+    seen: dict[str, str] = {}
+    todo = list(references(body)) if body is not None else [name]
+    if body is not None:
+        seen["<body>"] = body
+    while todo:
+        ref = todo.pop()
+        if ref is None:
+            return digest_all(env)
+        if ref in seen:
+            continue
+        assert env.loader is not None
+        seen[ref] = env.loader.get_source(env, ref)[0]
+        todo += references(seen[ref])
+    return hashlib.sha256(repr(sorted(seen.items())).encode()).hexdigest()
+
+
+# Parses templates for their references only (never renders): the i18n tags must parse.
+_PARSER = Environment(extensions=["jinja2.ext.i18n"])
+
+
+def _references(source: str) -> tuple[str | None, ...]:
+    return tuple(meta.find_referenced_templates(_PARSER.parse(source)))
+
+
+def digest_all(env: Environment) -> str:
+    """Every template of the environment's first folder (templates/)."""
+    folder = Path(getattr(env.loader, "searchpath", ["."])[0])
+    sha = hashlib.sha256()
+    for path in sorted(folder.rglob("*.j2")):
+        sha.update(str(path.relative_to(folder)).encode() + b"\0" + path.read_bytes())
+    return sha.hexdigest()

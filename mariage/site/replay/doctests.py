@@ -27,6 +27,7 @@ import doctest
 import io
 import json
 import os
+import re
 import resource
 import selectors
 import signal
@@ -40,6 +41,7 @@ from typing import Any, Iterator
 
 from .. import EXAMPLE_TIMEOUT, seconds
 from ...engine.errors import MariageError
+from ..cache import digest, file_digest
 from .examples import CODE_BLOCK, Example
 
 WORKER_MEMORY = 1 << 30                # bytes of address space for a page's child
@@ -420,8 +422,20 @@ def verify(example: Example, markdown: str, lang: str, worker: DoctestWorker) ->
         raise ExampleFailed(f"{example.relpath} ({lang}), {failures[0]}"
                             + (f" (and {len(failures) - 1} more)" if len(failures) > 1 else ""))
 
-if __name__ == "__main__":
-    _serve()
+
+_LOADED = re.compile(r"""\bload(?:_game)?\(\s*(?:["']([\w.-]+)["'])?""")
+
+
+def page_inputs(example: Example, markdown: str) -> str:
+    """The content hash of what a page's doctests read: the page, the example's own text (for
+    line numbers), its profile, and each example file they load by name (every example of
+    the folder when a name is not written out)."""
+    folder = example.path.parent
+    names = [m.group(1) for m in _LOADED.finditer(markdown)]
+    files = (sorted(folder.glob("*.md")) if None in names
+             else [folder / f"{n}.md" for n in sorted(set(names))])
+    return digest(markdown, example.body, example.relpath, example.profile,
+                  [(p.name, file_digest(p)) for p in files])
 
 
 if __name__ == "__main__":

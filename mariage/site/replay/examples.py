@@ -21,6 +21,7 @@ from ...engine.game import Game
 from ...engine.hand import Hand
 from ...engine.notation import ReplayError, read_records, replay_hand
 from ...engine.profile import Profile, default_profile, load_profile
+from ..cache import digest, file_digest
 from ..read.project import Project
 
 FRONT_MATTER = re.compile(r"\A---\n(.*?\n)---\n", re.S)
@@ -152,6 +153,15 @@ class Example:
             if line.startswith(f"{key}:"):
                 return number
         return None
+
+
+def inputs(example: Example) -> str:
+    """The content hash of what replaying an example reads: its file, the files of a game's
+    hands, and its profile."""
+    hands = example.meta.get("hands") if example.is_game else None
+    names = [n for n in hands if isinstance(n, str)] if isinstance(hands, list) else []
+    files = [example.path] + [example.path.parent / f"{n}.md" for n in names]
+    return digest([file_digest(p) for p in files], example.profile)
 
 
 def read_example(path: Path, profile: Profile | None = None) -> Example:
