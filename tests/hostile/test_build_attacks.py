@@ -309,3 +309,26 @@ def test_NC2_NC3_a_translation_reaches_json_once_escaped(tmp_path):
     assert json.loads(steps.group(1))["labels"]["cards"] == "Cartes & main"
     assert interface.theme_strings(source)["fr"]["clipboard.copied"] == \
         "Copié & c'est &#34;fait&#34;"
+
+
+# ----------------------------------------------------------------- records the build reads
+
+@pytest.mark.parametrize("edit, words", [
+    pytest.param(lambda t: t.replace("    actions: [A play Jd, B play Kc,", "    actions: {a: 1}\n"
+                                     "    old: [A play Jd, B play Kc,", 1),
+                 "hand 1 does not replay: 'actions' is a list", id="NE29"),
+    pytest.param(lambda t: t.replace("first_dealer: B", "first_dealer: C", 1),
+                 "the first dealer is A or B (R2)", id="NE30s"),
+    pytest.param(lambda t: "", "the score sheet needs one game record", id="NE29e"),
+    pytest.param(lambda t: "{oops", "unreadable", id="NE29j"),
+])
+def test_a_broken_score_sheet_is_named(edit, words, tmp_path):
+    from mariage.engine.profile import default_profile
+    from mariage.site.render.tables import score_sheet
+
+    sheet = tmp_path / "score-sheet.yaml"
+    sheet.write_text(edit((ROOT / "examples/records/score-sheet.yaml").read_text(encoding="utf-8")),
+                     encoding="utf-8")
+    with pytest.raises(SourceError) as caught:
+        score_sheet(sheet, default_profile())
+    assert str(sheet) in str(caught.value) and words in str(caught.value), str(caught.value)
