@@ -332,3 +332,21 @@ def test_a_broken_score_sheet_is_named(edit, words, tmp_path):
     with pytest.raises(SourceError) as caught:
         score_sheet(sheet, default_profile())
     assert str(sheet) in str(caught.value) and words in str(caught.value), str(caught.value)
+
+
+def test_NE26_the_doctests_of_a_whole_build_share_a_bounded_time(tmp_path):
+    """Each page within its limit, the build within its total: a page that waits 1.5 s, four
+    times, under a 3 s total."""
+    page = "```python\n>>> import time; time.sleep(1.5)\n```\n"
+    outcomes = []
+    with DoctestWorker(5, total=3) as worker:
+        for number in range(4):
+            try:
+                outcomes.append(worker.run(page, f"p{number}", page, ROOT / "examples",
+                                           default_profile()))
+            except MariageError as exc:
+                outcomes.append(str(exc))
+    assert outcomes[0] == []
+    assert "did not finish within 1." in outcomes[1] and "build's 3 s" in outcomes[1]
+    assert outcomes[2:] == [f"p{n}: the examples' doctests have used the build's 3 s; an example "
+                            "must not wait" for n in (2, 3)]
