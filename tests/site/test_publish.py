@@ -17,12 +17,15 @@ from pathlib import Path
 import pytest
 
 from helpers import with_plugin_options
+from mariage.site import cache
 from mariage.site.build import publish
 
 ROOT = Path(__file__).resolve().parents[2]
 MKDOCS = [sys.executable, "-m", "mkdocs", "build", "--strict"]
 COPY = ["rules", "locales", "templates", "examples", "docs", "overrides", "mkdocs.yml"]
 ENV = os.environ | {"NO_MKDOCS_2_WARNING": "1"}
+# What a build leaves in .cache/: the lock and the stage cache, no scratch folder.
+LEFT_IN_CACHE = sorted([publish.LOCK, cache.STAGES])
 
 pytestmark = pytest.mark.xdist_group("publish")
 
@@ -90,7 +93,7 @@ def test_two_builds_at_once_both_publish_the_whole_site(project):
     assert "another build of this project is running; waiting" in out + second.stderr
     assert sorted(str(p.relative_to(project / "site"))
                   for p in (project / "site").rglob("*")) == expected
-    assert [p.name for p in (project / ".cache").iterdir()] == [publish.LOCK]
+    assert sorted(p.name for p in (project / ".cache").iterdir()) == LEFT_IN_CACHE
 
 
 def test_a_symlinked_site_keeps_its_link_and_its_target_gets_the_new_site(project, tmp_path):
@@ -135,7 +138,8 @@ def test_a_build_killed_before_the_exchange_leaves_the_old_site(project):
     assert _digest(project / "site") == before
     run = _build(project)
     assert run.returncode == 0, run.stderr[-2000:]
-    assert not list(project.glob(".site.*")) and [p.name for p in (project / ".cache").iterdir()] == [publish.LOCK]
+    assert not list(project.glob(".site.*"))
+    assert sorted(p.name for p in (project / ".cache").iterdir()) == LEFT_IN_CACHE
 
 
 def test_a_build_whose_plugin_names_a_mutated_profile_fails_on_the_example(project):
