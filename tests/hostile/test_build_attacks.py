@@ -281,9 +281,10 @@ def test_NT9_NL51_exports_escape_what_their_format_requires(fmt, tmp_path):
         assert first[0] == "'=HYPERLINK(\"x\")"
 
 
-def test_NC2_NC3_a_translation_reaches_json_once_escaped(tmp_path):
+def test_NC2_NC3_C41_a_translation_is_escaped_once(tmp_path):
     """`&` and `'` in the replayer's labels and the theme's strings are shown as typed; a quote
-    in a theme string cannot leave Material's attributes."""
+    in a theme string cannot leave Material's attributes; an example's title in the examples'
+    index is escaped once (C41)."""
     import json
     import re
     import shutil
@@ -298,13 +299,17 @@ def test_NC2_NC3_a_translation_reaches_json_once_escaped(tmp_path):
     po = locales / "fr/LC_MESSAGES/messages.po"
     text = po.read_text(encoding="utf-8")
     for msgid, msgstr in (("Cards in hand", "Cartes & main"),
-                          ("Copied to clipboard", "Copié & c'est \\\"fait\\\"")):
+                          ("Copied to clipboard", "Copié & c'est \\\"fait\\\""),
+                          ("A whole hand, trick by trick", "L'exemple \\\"donne\\\" & co, levée")):
         start = text.index("msgstr", text.index(f'msgid "{msgid}"'))
         text = text[:start] + f'msgstr "{msgstr}"' + text[text.index("\n", start):]
     po.write_text(text, encoding="utf-8")
     source = SiteSource(locales=locales)
     example = read_example(ROOT / "examples/07-marriage-claim.md", source.profile)
-    page = render_examples(source, "fr", [example], replay_examples([example]))[0].text
+    whole = read_example(ROOT / "examples/06-whole-hand.md", source.profile)
+    pages = render_examples(source, "fr", [example, whole], replay_examples([example, whole]))
+    page, index = pages[0].text, pages[-1].text
+    assert "L&#39;exemple &#34;donne&#34; &amp; co, levée" in index, index
     steps = re.search(r"<script type=\"application/json\" data-steps>(.*?)</script>", page, re.S)
     assert json.loads(steps.group(1))["labels"]["cards"] == "Cartes & main"
     assert interface.theme_strings(source)["fr"]["clipboard.copied"] == \
