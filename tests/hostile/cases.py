@@ -210,7 +210,7 @@ CASES = [
          [PROFILE, "deck.suits.0.symbol", "visible symbol"],
          _profile(_sub('symbol: "♣"', 'symbol: "\\u202e"'))),
     Case("NP5", "Markdown in a variant's names", ["--profile", "{p}/rules/variants/sixty-six.yaml", *CHECK], 2,
-         ["sixty-six.yaml:9", "names.0", "plain words"],
+         ["sixty-six.yaml:13", "names.0", "plain words"],
          _edit("rules/variants/sixty-six.yaml", _sub("names: [Sixty-Six,", 'names: ["[x](javascript:alert(3))",'))),
     Case("NP7", "a link as a suit name", CHECK, 2, [PROFILE, "deck.suits.0.name", "plain words"],
          _profile(_sub("name: clubs", 'name: "[x](javascript:alert(7))"'))),
