@@ -40,7 +40,15 @@ _WORDS = r"\A(?:[^\W_]|[ \-'’.,])+\Z"
 _RANK = r"\A(?:[A-Z]|[1-9][0-9]?)\Z"
 _SUIT_CODE = r"\A[a-z]\Z"
 _SYMBOL = r"\A(?:[A-Za-z]|[^\x00-\x7f])\Z"
+_SOURCE_ID = r"\A[A-Za-z0-9-]+\Z"
+# A title is shown as a link's text or a list item's: no Markdown mark, brace or control.
+_SOURCE_TITLE = r"\A[^\[\]<>`*_{}|\\\x00-\x1f\x7f]+\Z"
+# A URL is a link's target: no space, quote, bracket or parenthesis that would end it.
+_SOURCE_URL = r"\A(?:https?://[^\s<>\"'()\[\]\\]+)?\Z"
 _PATTERNS = {
+    _SOURCE_ID: "letters, digits and - only",
+    _SOURCE_TITLE: "plain text (no [ ] < > ` * _ { } | \\ or control character)",
+    _SOURCE_URL: "an http:// or https:// address without spaces, quotes, brackets or parentheses",
     _WORDS: "plain words (letters, digits, spaces and - ' . , only)",
     _RANK: "a rank written as one capital letter or a number, such as K or 10",
     _SUIT_CODE: "one lowercase letter",
@@ -184,9 +192,9 @@ class Options(Strict, frozen=True):
 
 class Source(Strict, frozen=True):
     """A source the profile's comments cite as [id]: its title as published, and where to read it."""
-    id: Annotated[str, Meta(pattern=r"^[A-Za-z0-9-]+$")]
-    title: Annotated[str, Meta(pattern=r"^[^\[\]<>`]+$")]      # shown as a link's text
-    url: Annotated[str, Meta(pattern=r"^(https?://[^\s<>\"]+)?$")] = ""
+    id: Annotated[str, Meta(pattern=_SOURCE_ID)]
+    title: Annotated[str, Meta(pattern=_SOURCE_TITLE)]      # shown as a link's text
+    url: Annotated[str, Meta(pattern=_SOURCE_URL)] = ""
 
 
 class Ruling(Strict, frozen=True):
