@@ -65,7 +65,12 @@ def iter_records(stream: BinaryIO, name: str) -> Iterator[Record]:
         yield Record(data, name, 1)
         yield from _json_lines(stream, name)
         return
-    text = _text(first + _rest(stream, name), name, 1)
+    data = first + _rest(stream, name)
+    if len(data) > bounded.MAX_YAML:
+        raise SourceError(name, f"a YAML record file is at most {bounded.MAX_YAML >> 20} MB",
+                          hint="write large records as JSON Lines, one record per line, which "
+                          "are read one at a time") from None
+    text = _text(data, name, 1)
     try:
         for data, line in bounded.load_all(text):
             if data is not None:

@@ -28,7 +28,15 @@ RANK = r"\A(?:[A-Z]|[1-9][0-9]?)\Z"
 SUIT_CODE = r"\A[a-z]\Z"
 SYMBOL = r"\A(?:[A-Za-z]|[^\x00-\x7f])\Z"
 ONE_WORD = r"\A[^\W_]+\Z"
+SOURCE_ID = r"\A[A-Za-z0-9-]+\Z"
+# A title is shown as a link's text or a list item's: no Markdown mark, brace or control.
+SOURCE_TITLE = r"\A[^\[\]<>`*_{}|\\\x00-\x1f\x7f]+\Z"
+# A URL is a link's target: no space, quote, bracket or parenthesis that would end it.
+SOURCE_URL = r"\A(?:https?://[^\s<>\"'()\[\]\\]+)?\Z"
 PATTERNS = {
+    SOURCE_ID: "letters, digits and - only",
+    SOURCE_TITLE: "plain text (no [ ] < > ` * _ { } | \\ or control character)",
+    SOURCE_URL: "an http:// or https:// address without spaces, quotes, brackets or parentheses",
     WORDS: "plain words (letters, digits, spaces and - ' . , only)",
     RANK: "a rank written as one capital letter or a number, such as K or 10",
     SUIT_CODE: "one lowercase letter",
@@ -243,9 +251,9 @@ class Options(Checked):
 @dataclass(frozen=True)
 class Source(Checked):
     """A source the profile's comments cite as [id]: its title as published, and where to read it."""
-    id: Annotated[str, Limit(pattern=r"^[A-Za-z0-9-]+$")]
-    title: Annotated[str, Limit(pattern=r"^[^\[\]<>`]+$")]      # shown as a link's text
-    url: Annotated[str, Limit(pattern=r"^(https?://[^\s<>\"]+)?$")] = ""
+    id: Annotated[str, Limit(pattern=SOURCE_ID)]
+    title: Annotated[str, Limit(pattern=SOURCE_TITLE)]      # shown as a link's text
+    url: Annotated[str, Limit(pattern=SOURCE_URL)] = ""
 
 
 @dataclass(frozen=True)

@@ -68,8 +68,9 @@ def _faces(env: Environment, context: dict[str, Any]) -> dict[str, dict[str, str
 
 
 def _labels(env: Environment, context: dict[str, Any]) -> dict[str, str]:
-    """The labels, translated by the environment's own gettext (escaped, English marked)."""
+    """The labels, translated by the environment's own gettext (English marked), as plain
+    text: replayer.js shows them with textContent, so an escaped `&` would show as `&amp;`."""
     gettext = env.globals["gettext"]
     template_context = env.get_template("_replayer.j2").new_context(context)
-    return {key: gettext(template_context, msgid, **variables)   # type: ignore[operator]
+    return {key: striptags(gettext(template_context, msgid, **variables))  # type: ignore[operator]
             for key, (msgid, variables) in LABELS.items()}
