@@ -16,9 +16,10 @@ from .templating import RenderedPage, base_context, render, template_inputs
 
 VARIANTS = Path("rules") / "variants"
 TEMPLATE = "variant.md.j2"
-# Keys that name or describe a game rather than rule it, and the derived size (deck.ranks shows it).
+# Keys that name or describe a game rather than rule it, and the values derived from others
+# (deck.ranks and deck.card_points show them).
 NOT_COMPARED = {"name", "names", "sources", "rulings", "deck.suits", "deck.size",
-                "deck.lowest_rank"}
+                "deck.lowest_rank", "deck.strength", "deck.values"}
 
 
 def variant_profiles(root: Path) -> list[tuple[str, Profile]]:
