@@ -23,18 +23,15 @@ import yaml
 
 from . import bounded
 from .errors import ProfileError
-from .schema import (NAMED_RANKS, Bonuses, Closing, Deal, Deck, Options, Profile, Rates, Ruling,
-                     Suit, Thresholds, per_profile)
+from .schema import Profile
 
 # Where a project keeps its profile. Commands find the project from where they run, never from
 # where this package is installed.
 PROJECT_PROFILE = Path("rules") / "mariage.yaml"
 
 PROFILE_LIMIT = 128 << 10       # bytes; the shipped profile is about 6 KB
-# The schema's classes, for the modules that import them from here.
-__all__ = ["NAMED_RANKS", "Bonuses", "Closing", "Deal", "Deck", "Options", "Profile", "Rates",
-           "Ruling", "Suit", "Thresholds", "default_profile", "find_profile", "load_profile",
-           "per_profile", "validate"]
+
+__all__ = ["Profile", "default_profile", "find_profile", "load_profile", "validate"]
 
 
 def validate(data: Any, source: str = "") -> Profile:
