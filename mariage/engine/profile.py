@@ -2,11 +2,11 @@
 
 The schema is schema.py's frozen dataclasses (the standard library alone, so the engine runs
 in the browser); here msgspec.convert checks a YAML file's types and missing keys into them,
-a walk over the schema refuses unknown keys, and each class's __post_init__ checks ranges and
-the cross-field rules. A validation error is mapped back to the YAML line of the offending
-key, so the user reads "rules/mariage.yaml:27: bonuses.trump_marriage: …". msgspec rather than
-a heavier schema library keeps `mariage replay`'s start-up short: the profile is read on every
-run.
+a walk over the schema refuses unknown keys, and each class's __post_init__ checks ranges,
+patterns and the cross-field rules. A validation error is mapped back to the YAML line of the
+offending key, so the user reads "rules/mariage.yaml:27: bonuses.trump_marriage: …". msgspec
+rather than a heavier schema library keeps `mariage replay`'s start-up short: the profile is
+read on every run.
 """
 
 from __future__ import annotations
@@ -23,13 +23,21 @@ import yaml
 
 from . import bounded
 from .errors import ProfileError
-from .schema import Profile
+from .schema import ONE_WORD, RANK, SUIT_CODE, SYMBOL, WORDS, Profile
 
 # Where a project keeps its profile. Commands find the project from where they run, never from
 # where this package is installed.
 PROJECT_PROFILE = Path("rules") / "mariage.yaml"
 
 PROFILE_LIMIT = 128 << 10       # bytes; the shipped profile is about 6 KB
+# The schema's patterns in plain words, for the messages.
+_PATTERNS = {
+    WORDS: "plain words (letters, digits, spaces and - ' . , only)",
+    RANK: "a rank written as one capital letter or a number, such as K or 10",
+    SUIT_CODE: "one lowercase letter",
+    SYMBOL: "one letter or one non-ASCII symbol such as ♣",
+    ONE_WORD: "one word of letters or digits",
+}
 
 __all__ = ["Profile", "default_profile", "find_profile", "load_profile", "validate"]
 
@@ -152,6 +160,8 @@ def _profile_error(path: Path, root: yaml.Node | None, exc: msgspec.ValidationEr
 
 def _plain(message: str) -> str:
     """"Expected `int` >= 1, got `str`" in plain words: "must be an integer >= 1, not a string"."""
+    for pattern, words in _PATTERNS.items():
+        message = message.replace(f"`str` matching regex {pattern!r}", words)
     message = re.sub(r"`(\w+)`", lambda m: _KINDS.get(m[1], m[1]), message)
     message = re.sub(r"^Expected ", "must be ", message)
     return re.sub(r", got ", ", not ", message)

@@ -12,6 +12,7 @@ from __future__ import annotations
 import dataclasses
 import re
 import string
+import unicodedata
 from dataclasses import dataclass, field
 from functools import wraps
 from typing import Annotated, Any, Callable, Literal, TypeVar, Union, get_args, get_origin, \
@@ -19,33 +20,41 @@ from typing import Annotated, Any, Callable, Literal, TypeVar, Union, get_args, 
 
 # Rank letters the engine reads by name, and the ruling that needs each.
 NAMED_RANKS = {"K": "R12", "Q": "R12"}
+# Strings that pages print: plain words only, so no profile can put Markdown or HTML (a link,
+# an image, emphasis, an attribute list) on a page. \A...\Z: `$` would allow a final newline.
+WORDS = r"\A(?:[^\W_]|[ \-'’.,])+\Z"
+RANK = r"\A(?:[A-Z]|[1-9][0-9]?)\Z"
+SUIT_CODE = r"\A[a-z]\Z"
+SYMBOL = r"\A(?:[A-Za-z]|[^\x00-\x7f])\Z"
+ONE_WORD = r"\A[^\W_]+\Z"
 
 
 @dataclass(frozen=True)
 class Limit:
-    """A field's bounds (Annotated metadata), checked by each class's __post_init__."""
+    """A value's bounds (Annotated metadata), checked by each class's __post_init__; its
+    messages are worded as msgspec words its own, so profile.py says them the same way."""
     ge: int | None = None
     min_length: int | None = None
     max_length: int | None = None
     pattern: str | None = None
 
     def problem(self, value: Any) -> str | None:
-        """What is wrong with value, in the words the profile's errors use, or None."""
+        """What is wrong with value, or None."""
+        kind = "`str`" if isinstance(value, str) else "`array`"
         if self.ge is not None and value < self.ge:
-            return f"must be an integer >= {self.ge}"
+            return f"Expected `int` >= {self.ge}"
         if self.min_length is not None and len(value) < self.min_length:
-            kind = "a string" if isinstance(value, str) else "a list"
-            return f"must be {kind} of length >= {self.min_length}"
+            return f"Expected {kind} of length >= {self.min_length}"
         if self.max_length is not None and len(value) > self.max_length:
-            kind = "a string" if isinstance(value, str) else "a list"
-            return f"must be {kind} of length <= {self.max_length}"
+            return f"Expected {kind} of length <= {self.max_length}"
         if self.pattern is not None and not re.search(self.pattern, value):
-            return f"must be a string matching regex {self.pattern!r}"
+            return f"Expected `str` matching regex {self.pattern!r}"
         return None
 
 
 PositiveInt = Annotated[int, Limit(ge=1)]
 Points = Annotated[int, Limit(ge=0)]
+Words = Annotated[str, Limit(pattern=WORDS)]
 
 
 class Pinned(ValueError):
@@ -56,30 +65,37 @@ class Pinned(ValueError):
         self.key = key
 
 
-_LIMITS: dict[type, list[tuple[str, Limit]]] = {}
+_LIMITS: dict[type, list[tuple[str, Limit, bool]]] = {}
 
 
-def _limits(cls: type) -> list[tuple[str, Limit]]:
-    """The Limit of each field of cls that has one (read once per class)."""
+def _limits(cls: type) -> list[tuple[str, Limit, bool]]:
+    """Each field's Limits, and whether one holds for each item of a list (read once per class)."""
     if cls not in _LIMITS:
         found = []
         for name, hint in get_type_hints(cls, include_extras=True).items():
             for kind in (hint, *get_args(hint)) if get_origin(hint) is Union else (hint,):
                 if get_origin(kind) is Annotated:
-                    found += [(name, m) for m in kind.__metadata__ if isinstance(m, Limit)]
+                    found += [(name, m, False) for m in kind.__metadata__ if isinstance(m, Limit)]
+                    kind = get_args(kind)[0]
+                if get_origin(kind) is list and get_origin(get_args(kind)[0]) is Annotated:
+                    item = get_args(kind)[0]
+                    found += [(name, m, True) for m in item.__metadata__ if isinstance(m, Limit)]
         _LIMITS[cls] = found
     return _LIMITS[cls]
 
 
 class Checked:
-    """Checks each field's Limit, then the class's own rules (`check`)."""
+    """Checks each field's Limits, then the class's own rules (`check`)."""
 
     def __post_init__(self) -> None:
-        for name, limit in _limits(type(self)):
+        for name, limit, each in _limits(type(self)):
             value = getattr(self, name)
-            problem = None if value is None else limit.problem(value)
-            if problem:
-                raise Pinned(name, problem)
+            if value is None:
+                continue
+            for index, item in enumerate(value) if each else [(None, value)]:
+                problem = limit.problem(item)
+                if problem:
+                    raise Pinned(name if index is None else f"{name}.{index}", problem)
         self.check()
 
     def check(self) -> None:
@@ -88,16 +104,20 @@ class Checked:
 
 @dataclass(frozen=True)
 class Suit(Checked):
-    code: Annotated[str, Limit(pattern=r"^[a-z]$")]
-    name: str
-    symbol: Annotated[str, Limit(min_length=1, max_length=1)]
+    code: Annotated[str, Limit(pattern=SUIT_CODE)]
+    name: Words
+    symbol: Annotated[str, Limit(pattern=SYMBOL)]
     color: Literal["red", "black"]
+
+    def check(self) -> None:
+        if unicodedata.category(self.symbol)[0] in "CZM":     # controls, spaces, combining marks
+            raise Pinned("symbol", "must be a visible symbol, not a control, space or mark")
 
 
 @dataclass(frozen=True)
 class Deck(Checked):
     suits: Annotated[list[Suit], Limit(min_length=1, max_length=4)]
-    ranks: Annotated[list[str], Limit(min_length=1, max_length=8)]
+    ranks: Annotated[list[Annotated[str, Limit(pattern=RANK)]], Limit(min_length=1, max_length=8)]
     card_points: dict[str, int]
     total_points: PositiveInt
 
@@ -123,6 +143,8 @@ class Deck(Checked):
             raise Pinned("card_points", f"card_points must give exactly the ranks {self.ranks}")
         if any(v < 0 for v in self.card_points.values()):
             raise Pinned("card_points", "card points cannot be negative")
+        if not {"K", "Q"} <= set(self.ranks):
+            raise Pinned("ranks", "ranks must include K and Q, the cards of a marriage (R12)")
         total = sum(self.card_points.values()) * len(self.suits)
         if total != self.total_points:
             raise Pinned("card_points", f"card points sum to {total} over the deck, "
@@ -179,10 +201,14 @@ class Rates(Checked):
     false_claim: Points
     closer_failed: Points
     closer_failed_no_trick: Points
+    # R16: the false claim's rate when made before the opponent's first trick (None: false_claim)
+    false_claim_no_trick: Points | None = None
+    # R17: game points for winning at the natural end (None: R15's rate on the loser's state)
+    natural_end: Points | None = None
 
     def values(self) -> list[int]:
-        """Every rate, in the order above."""
-        return list(dataclasses.astuple(self))
+        """Every rate the profile sets, in the order above."""
+        return [v for v in dataclasses.astuple(self) if v is not None]
 
 
 @dataclass(frozen=True)
@@ -192,23 +218,34 @@ class Options(Checked):
     exchange_needs_trick: bool = True                 # R10: a trick won before the exchange
     exchange_min_stock: PositiveInt = 1              # R10: cards left in the stock
     marriage_before_trick: Literal["forbidden", "counts_later"] = "forbidden"   # R12
+    marriage_needs_open_stock: bool = True             # R12: none once closed or exhausted
     strict_play_must_beat: bool = True                 # R9: beat the led card when able
     natural_end: Literal["higher_total", "last_trick_wins"] = "higher_total"    # R17
-    natural_tie: Literal["nobody", "non_dealer"] = "nobody"                      # R17
+    # R17: equal totals; "next_hand": nobody scores, and the next hand's winner scores 1 more
+    natural_tie: Literal["nobody", "non_dealer", "next_hand"] = "nobody"
     closer_false_claim: Literal["closer_failed", "false_claim"] = "closer_failed"  # R18
+
+
+@dataclass(frozen=True)
+class Source(Checked):
+    """A source the profile's comments cite as [id]: its title as published, and where to read it."""
+    id: Annotated[str, Limit(pattern=r"^[A-Za-z0-9-]+$")]
+    title: Annotated[str, Limit(pattern=r"^[^\[\]<>`]+$")]      # shown as a link's text
+    url: Annotated[str, Limit(pattern=r"^(https?://[^\s<>\"]+)?$")] = ""
 
 
 @dataclass(frozen=True)
 class Ruling(Checked):
     id: Annotated[str, Limit(pattern=r"^R[1-9][0-9]*$")]
-    topic: str
+    topic: Annotated[str, Limit(pattern=r"\A[a-z_]+\Z")]
     text: str
 
 
 @dataclass(frozen=True)
 class Profile(Checked):
-    name: str
-    players: Annotated[list[str], Limit(min_length=2, max_length=2)]
+    name: Words
+    players: Annotated[list[Annotated[str, Limit(pattern=ONE_WORD)]],
+                       Limit(min_length=2, max_length=2)]
     deck: Deck
     deal: Deal
     thresholds: Thresholds
@@ -216,7 +253,8 @@ class Profile(Checked):
     closing: Closing
     rates: Rates
     rulings: list[Ruling]
-    names: list[str] = field(default_factory=list)   # what the game is called where it is played
+    names: list[Words] = field(default_factory=list)   # what the game is called where it is played
+    sources: list[Source] = field(default_factory=list)   # what the values' [id] citations name
     options: Options = field(default_factory=Options)
     source: str = ""                                 # the file read; not part of the rules
 
@@ -295,16 +333,32 @@ _PLACEHOLDER = re.compile(r"[a-z]+(\.[a-z][a-z_]*)*")
 
 
 def format_text(text: str, profile: Profile) -> str:
-    """Fill {section.key} placeholders from the profile; an unknown key is an error, and so is
-    anything beyond a plain name (a format spec, a conversion, a private attribute)."""
-    values = {f.name: getattr(profile, f.name) for f in dataclasses.fields(profile)}
+    """Fill {section.key} placeholders with the profile's values; anything but a plain name of
+    a number or word of the profile (a format spec, a conversion, an attribute such as
+    {name.upper}, a section) is an error."""
+    values, out = profile.as_context(), []
     try:
-        for _, name, spec, conversion in string.Formatter().parse(text):
-            if name is not None and (spec or conversion or not _PLACEHOLDER.fullmatch(name)):
+        for literal, name, spec, conversion in string.Formatter().parse(text):
+            out.append(literal)
+            if name is None:
+                continue
+            if spec or conversion or not _PLACEHOLDER.fullmatch(name):
                 raise ValueError(f"'{{{name}}}' is not a plain {{section.key}} placeholder")
-        return string.Formatter().vformat(text, (), values)
-    except (AttributeError, KeyError, IndexError, ValueError, TypeError) as exc:
+            out.append(str(_value(values, name)))
+    except ValueError as exc:
         raise ValueError(f"ruling text {text!r} has a placeholder the profile lacks ({exc})") from None
+    return "".join(out)
+
+
+def _value(values: dict[str, Any], name: str) -> Any:
+    value: Any = values
+    for part in name.split("."):
+        if not isinstance(value, dict) or part not in value:
+            raise ValueError(f"the profile has no {name}")
+        value = value[part]
+    if isinstance(value, (dict, list, bool)):
+        raise ValueError(f"{name} is not one number or word")
+    return value
 
 
 T = TypeVar("T")
