@@ -87,7 +87,7 @@ MUTANTS = [
            [HOSTILE, "-k", "E6 or NE7b"]),
     Mutant("R5", "mariage/site/replay/doctests.py", "if reply is None:", "if reply is None and False:",
            [HOSTILE, "-k", "E2"]),
-    Mutant("R6", "mariage/engine/profile.py", 'if rank not in self.ranks:', "if False:", [HOSTILE, "-k", "P23"]),
+    Mutant("R6", "mariage/engine/schema.py", 'if rank not in self.ranks:', "if False:", [HOSTILE, "-k", "P23"]),
     Mutant("R7", "plugins/mariage_site.py", "self._built and not self._failed", "self._built",
            [PUBLISH, "-k", "strict_warning"]),
     Mutant("R8", "mariage/site/build/publish.py", 'if not entry.name.startswith(".") or', "if True or",

@@ -146,8 +146,8 @@ class MariagePlugin(BasePlugin[MariageConfig]):
         self._built = self._failed = False
         self._source: SiteSource | None = None
         self._docs_dir: str | None = None
-        self._config: MkDocsConfig | None = None
         self._root: Path | None = None
+        self._config: MkDocsConfig | None = None
 
     def on_startup(self, *, command: str, dirty: bool) -> None:
         self._command = command

@@ -2,11 +2,11 @@
 
 The schema is schema.py's frozen dataclasses (the standard library alone, so the engine runs
 in the browser); here msgspec.convert checks a YAML file's types and missing keys into them,
-a walk over the schema refuses unknown keys, and each class's __post_init__ checks ranges and
-the cross-field rules. A validation error is mapped back to the YAML line of the offending
-key, so the user reads "rules/mariage.yaml:27: bonuses.trump_marriage: …". msgspec rather than
-a heavier schema library keeps `mariage replay`'s start-up short: the profile is read on every
-run.
+a walk over the schema refuses unknown keys, and each class's __post_init__ checks ranges,
+patterns and the cross-field rules. A validation error is mapped back to the YAML line of the
+offending key, so the user reads "rules/mariage.yaml:27: bonuses.trump_marriage: …". msgspec
+rather than a heavier schema library keeps `mariage replay`'s start-up short: the profile is
+read on every run.
 """
 
 from __future__ import annotations
@@ -23,8 +23,7 @@ import yaml
 
 from . import bounded
 from .errors import ProfileError
-from .schema import (NAMED_RANKS, Bonuses, Closing, Deal, Deck, Options, Profile, Rates, Ruling,
-                     Suit, Thresholds, per_profile)
+from .schema import ONE_WORD, RANK, SUIT_CODE, SYMBOL, WORDS, Profile
 
 # Where a project keeps its profile. Commands find the project from where they run, never from
 # where this package is installed.

@@ -20,6 +20,13 @@ from typing import Annotated, Any, Callable, Literal, TypeVar, Union, get_args, 
 
 # Rank letters the engine reads by name, and the ruling that needs each.
 NAMED_RANKS = {"K": "R12", "Q": "R12"}
+# Strings that pages print: plain words only, so no profile can put Markdown or HTML (a link,
+# an image, emphasis, an attribute list) on a page. \A...\Z: `$` would allow a final newline.
+WORDS = r"\A(?:[^\W_]|[ \-'’.,])+\Z"
+RANK = r"\A(?:[A-Z]|[1-9][0-9]?)\Z"
+SUIT_CODE = r"\A[a-z]\Z"
+SYMBOL = r"\A(?:[A-Za-z]|[^\x00-\x7f])\Z"
+ONE_WORD = r"\A[^\W_]+\Z"
 
 # Strings that pages print: plain words only, so no profile can put Markdown or HTML (a link,
 # an image, emphasis, an attribute list) on a page. \A...\Z: `$` would allow a final newline.
@@ -47,22 +54,22 @@ PATTERNS = {
 
 @dataclass(frozen=True)
 class Limit:
-    """A field's bounds (Annotated metadata), checked by each class's __post_init__."""
+    """A value's bounds (Annotated metadata), checked by each class's __post_init__; its
+    messages are worded as msgspec words its own, so profile.py says them the same way."""
     ge: int | None = None
     min_length: int | None = None
     max_length: int | None = None
     pattern: str | None = None
 
     def problem(self, value: Any) -> str | None:
-        """What is wrong with value, in the words the profile's errors use, or None."""
+        """What is wrong with value, or None."""
+        kind = "`str`" if isinstance(value, str) else "`array`"
         if self.ge is not None and value < self.ge:
-            return f"must be an integer >= {self.ge}"
+            return f"Expected `int` >= {self.ge}"
         if self.min_length is not None and len(value) < self.min_length:
-            kind = "a string" if isinstance(value, str) else "a list"
-            return f"must be {kind} of length >= {self.min_length}"
+            return f"Expected {kind} of length >= {self.min_length}"
         if self.max_length is not None and len(value) > self.max_length:
-            kind = "a string" if isinstance(value, str) else "a list"
-            return f"must be {kind} of length <= {self.max_length}"
+            return f"Expected {kind} of length <= {self.max_length}"
         if self.pattern is not None and not re.search(self.pattern, value):
             return "must be " + PATTERNS.get(self.pattern, f"a string matching regex {self.pattern!r}")
         return None
@@ -81,30 +88,37 @@ class Pinned(ValueError):
         self.key = key
 
 
-_LIMITS: dict[type, list[tuple[str, Limit]]] = {}
+_LIMITS: dict[type, list[tuple[str, Limit, bool]]] = {}
 
 
-def _limits(cls: type) -> list[tuple[str, Limit]]:
-    """The Limit of each field of cls that has one (read once per class)."""
+def _limits(cls: type) -> list[tuple[str, Limit, bool]]:
+    """Each field's Limits, and whether one holds for each item of a list (read once per class)."""
     if cls not in _LIMITS:
         found = []
         for name, hint in get_type_hints(cls, include_extras=True).items():
             for kind in (hint, *get_args(hint)) if get_origin(hint) is Union else (hint,):
                 if get_origin(kind) is Annotated:
-                    found += [(name, m) for m in kind.__metadata__ if isinstance(m, Limit)]
+                    found += [(name, m, False) for m in kind.__metadata__ if isinstance(m, Limit)]
+                    kind = get_args(kind)[0]
+                if get_origin(kind) is list and get_origin(get_args(kind)[0]) is Annotated:
+                    item = get_args(kind)[0]
+                    found += [(name, m, True) for m in item.__metadata__ if isinstance(m, Limit)]
         _LIMITS[cls] = found
     return _LIMITS[cls]
 
 
 class Checked:
-    """Checks each field's Limit, then the class's own rules (`check`)."""
+    """Checks each field's Limits, then the class's own rules (`check`)."""
 
     def __post_init__(self) -> None:
-        for name, limit in _limits(type(self)):
+        for name, limit, each in _limits(type(self)):
             value = getattr(self, name)
-            problem = None if value is None else limit.problem(value)
-            if problem:
-                raise Pinned(name, problem)
+            if value is None:
+                continue
+            for index, item in enumerate(value) if each else [(None, value)]:
+                problem = limit.problem(item)
+                if problem:
+                    raise Pinned(name if index is None else f"{name}.{index}", problem)
         self.check()
 
     def check(self) -> None:
@@ -126,7 +140,7 @@ class Suit(Checked):
 @dataclass(frozen=True)
 class Deck(Checked):
     suits: Annotated[list[Suit], Limit(min_length=1, max_length=4)]
-    ranks: Annotated[list[str], Limit(min_length=1, max_length=8)]
+    ranks: Annotated[list[Annotated[str, Limit(pattern=RANK)]], Limit(min_length=1, max_length=8)]
     card_points: dict[str, int]
     total_points: PositiveInt
 
@@ -165,6 +179,8 @@ class Deck(Checked):
             raise Pinned("card_points", f"card_points must give exactly the ranks {self.ranks}")
         if any(v < 0 for v in self.card_points.values()):
             raise Pinned("card_points", "card points cannot be negative")
+        if not {"K", "Q"} <= set(self.ranks):
+            raise Pinned("ranks", "ranks must include K and Q, the cards of a marriage (R12)")
         total = sum(self.card_points.values()) * len(self.suits)
         if total != self.total_points:
             raise Pinned("card_points", f"card points sum to {total} over the deck, "

@@ -97,9 +97,15 @@ class Solver:
         if self.hand.outcome is not None:
             return {}
         state, player = self._root(), self.hand.to_act
-        return {f"{player} {verb}" + (f" {self.deck.card(card)}" if verb == "play" else ""):
+        return {f"{player} {verb}{self._arg(verb, card)}":
                 self._value(state, (verb, card), -self._wide, self._wide)
                 for verb, card in self._moves(state)}
+
+    def _arg(self, verb: str, index: int) -> str:
+        """A move's argument in the record notation: a card played, a suit declared (R12)."""
+        if verb == "play":
+            return f" {self.deck.card(index)}"
+        return f" {self.deck.suits[index]}" if verb == "marriage" else ""
 
     # ----- the position and its moves
     def _root(self) -> _State:

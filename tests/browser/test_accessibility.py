@@ -8,7 +8,7 @@ from browser.sitecheck import AXE_JS, fail_if, visit
 
 pytestmark = pytest.mark.xdist_group("browser")
 
-SAMPLE = ["", "tutorial/04-marriages-and-claiming/", "examples/07-marriage-claim/",
+SAMPLE = ["", "play/", "tutorial/04-marriages-and-claiming/", "examples/07-marriage-claim/",
           "examples/05-closing/", "faq/"]
 IMPACTS = ("serious", "critical")
 

@@ -156,6 +156,7 @@ def test_the_finished_hand_steps_through_and_passes_axe_on_a_phone(page, monitor
             for r in replayer.locator("tr[data-player]").all()}
     assert rows == {p: str(last.points(p)) for p in last.players}
     problems += _axe(page, "after the hand") + _overflow(page, "after the hand")
+    problems += [f"a request after the engine loaded: {url}" for url in asked]
     page.click("[data-replay-link]")            # the link to the hand opens it at the top
     linked = page.locator("[data-replay] .mc-replayer")
     linked.wait_for()
@@ -168,7 +169,6 @@ def test_the_finished_hand_steps_through_and_passes_axe_on_a_phone(page, monitor
     page.click("[data-next]")
     page.wait_for_function("() => !document.querySelector('[data-game]')"
                            ".hasAttribute('data-outcome')")
-    problems += [f"a request after the engine loaded: {url}" for url in asked]
     problems += monitor.console_errors + monitor.page_errors + monitor.failed + monitor.foreign
     assert not problems, problems
 

@@ -36,8 +36,8 @@ def schnapsen_with(**changes) -> Profile:
     update = {}
     for section in ("options", "closing", "rates"):
         struct = getattr(SCHNAPSEN, section)
-        fields = {f.name for f in dataclasses.fields(struct)}
-        mine = {k: v for k, v in changes.items() if k in fields}
+        names = {f.name for f in dataclasses.fields(struct)}
+        mine = {k: v for k, v in changes.items() if k in names}
         if mine:
             update[section] = dataclasses.replace(struct, **mine)
     return SCHNAPSEN.replace(**update)

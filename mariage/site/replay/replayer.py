@@ -9,10 +9,10 @@ from __future__ import annotations
 
 from typing import Any
 
+from ...engine.errors import SourceError
 from ...engine.game import Game
 from ...engine.hand import Hand
 from ...engine.solver import solve
-from ...engine.errors import SourceError
 from ...play.steps import hand_steps as _hand_steps
 from .examples import Example
 
