@@ -1,6 +1,6 @@
 """`mariage replay` end to end through the CLI, against a naive replayer, in the same run.
 
-Run: `python benchmarks/replay_cli.py [--records N] [--repeat R]`. It writes N random legal
+Run: `python benchmarks/replay_cli.py [--records N] [--repeat R] [--quick]`. It writes N random legal
 hand records (JSON Lines; seeded) to a temporary file, checks that `mariage replay` and
 benchmarks/naive_replay.py print the same results for every record, then times both over the
 file (best of R runs each, process start included) and reports records per second and the ratio.
@@ -79,10 +79,13 @@ def run(command: list[str]) -> tuple[float, float, str]:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser()
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--records", type=int, default=20000)
     parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--quick", action="store_true", help="200 records, one run")
     args = parser.parse_args()
+    if args.quick:
+        args.records, args.repeat = 200, 1
     with tempfile.TemporaryDirectory() as tmp:
         records = Path(tmp) / "records.jsonl"
         write_records(records, args.records)

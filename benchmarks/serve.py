@@ -63,6 +63,13 @@ def set_msgstr(po: Path, text: str) -> None:
     po.write_text("\n".join(lines) + "\n", encoding="utf-8")
 
 
+def cpu_seconds(pid: int) -> float:
+    """CPU time of the server and its ended children (user + system), from /proc: what a save
+    costs, which other work on a shared machine disturbs far less than wall time."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return sum(int(f) for f in fields[11:15]) / os.sysconf("SC_CLK_TCK")
+
+
 def rebuilds(log: Path, since: int) -> int:
     return log.read_text(encoding="utf-8", errors="replace")[since:].count("Building documentation")
 
@@ -89,12 +96,13 @@ def main() -> None:
         try:
             first = wait_for(url, "<html", started)
             time.sleep(2)          # let the watcher settle
-            seconds, counts = [], []
+            seconds, counts, cpu = [], [], []
             for n in range(args.edits):
                 mark, size = f"édition {n} du traducteur", log.stat().st_size
-                started = time.perf_counter()
+                started, before = time.perf_counter(), cpu_seconds(server.pid)
                 set_msgstr(project / FR, f"Les nombres de ces pages ({mark}) sont calculés.")
                 seconds.append(wait_for(url, mark, started))
+                cpu.append(cpu_seconds(server.pid) - before)
                 time.sleep(3)      # a second rebuild, if any, would start by now
                 counts.append(rebuilds(log, size))
             size = log.stat().st_size
@@ -104,6 +112,9 @@ def main() -> None:
             answered = fetch(url, timeout=10) is not None
             warned = bool(re.search(r"WARNING.*fr/LC_MESSAGES/messages.po:\d+: \[markup\]",
                                     log.read_text(encoding="utf-8", errors="replace")[size:]))
+        except SystemExit:
+            print(log.read_text(encoding="utf-8", errors="replace")[-6000:], file=sys.stderr)
+            raise
         finally:
             server.terminate()
             server.wait(timeout=30)
@@ -111,11 +122,14 @@ def main() -> None:
         "first_page_s": round(first, 2),
         "save_to_served_s": [round(s, 2) for s in seconds],
         "save_to_served_median_s": round(statistics.median(seconds), 2),
+        "cpu_per_save_s": [round(c, 2) for c in cpu],
+        "cpu_per_save_median_s": round(statistics.median(cpu), 2),
         "rebuilds_per_save": counts,
         "broken_catalog": {"english_served_after_s": round(english, 2),
                            "requests_answer": answered, "log_names_the_line": warned},
         "languages": args.langs or "all",
-        "load_average": os.getloadavg()[0],
+        "date": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()),
+        "load_average": [round(x, 2) for x in os.getloadavg()],
         "cpus": os.cpu_count(),
     }, indent=2))
 

@@ -1,7 +1,7 @@
 """Double-dummy solver speed: positions searched per second, and the worst case of the issue,
 the first position after a close with six cards in each hand.
 
-Run: `python benchmarks/solver.py [--deals N]`. Each deal is shuffled (seeded), its first
+Run: `python benchmarks/solver.py [--deals N] [--quick]`. Each deal is shuffled (seeded), its first
 trick played with each player's first card, then closed by the trick's winner: the solver then
 has six cards in each hand to search.
 """
@@ -32,9 +32,12 @@ def closed_at_trick_two(rng: random.Random, cards: list[str], profile) -> Hand:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser()
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--deals", type=int, default=200)
+    parser.add_argument("--quick", action="store_true", help="five deals")
     args = parser.parse_args()
+    if args.quick:
+        args.deals = 5
     profile = default_profile()
     cards = [str(c) for c in deck_for(profile).cards]
     rng = random.Random(2026)

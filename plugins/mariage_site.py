@@ -22,6 +22,7 @@ import logging
 import os
 import re
 import shutil
+from functools import lru_cache
 from pathlib import Path
 from urllib.parse import urlsplit
 
@@ -31,6 +32,7 @@ from mkdocs.config.defaults import MkDocsConfig
 from mkdocs.exceptions import Abort, PluginError
 from mkdocs.plugins import BasePlugin, event_priority
 
+from jinja2 import Environment, FileSystemBytecodeCache
 from markupsafe import escape
 
 from mariage.engine.errors import MariageError
@@ -149,6 +151,14 @@ class MariagePlugin(BasePlugin[MariageConfig]):
         config.site_dir = str(self._publication.build_dir)
         return self._scratch / "docs"
 
+    def on_env(self, env: Environment, *, config: MkDocsConfig, files) -> Environment:
+        """static-i18n builds each language with a new theme environment, and `mkdocs serve`
+        each save: Jinja's bytecode cache (.cache/jinja) compiles each theme template once
+        per text instead of once per language and per build."""
+        root = Path(config.config_file_path).parent
+        env.bytecode_cache = _theme_bytecode(root / ".cache" / "jinja")
+        return env
+
     @event_priority(-200)   # after static-i18n's own on_post_page
     def on_post_page(self, output: str, *, page, config: MkDocsConfig) -> str:
         i18n = config.plugins.get("i18n")
@@ -256,6 +266,12 @@ class MariagePlugin(BasePlugin[MariageConfig]):
             if language.locale in add.nav_translations:
                 language.nav_translations = add.nav_translations[language.locale]
                 language.site_description = add.descriptions[language.locale]
+
+
+@lru_cache(maxsize=4)
+def _theme_bytecode(folder: Path) -> FileSystemBytecodeCache:
+    folder.mkdir(parents=True, exist_ok=True)
+    return FileSystemBytecodeCache(str(folder))
 
 
 def _describe(exc: BaseException) -> str:

@@ -47,6 +47,7 @@ class SiteSource:
     min_translated: int | None = None       # default: the project's mkdocs.yml
     preview: list[str] | None = None        # `mkdocs serve` of these languages only (+ English)
     cache: StageCache = field(default_factory=StageCache)   # default: this process's memory
+    _site_digest: str = field(default="", init=False, repr=False)   # of context(), once filled
 
     def __post_init__(self) -> None:
         if self.profile is None or self.locales is None or self.root is None:
@@ -110,9 +111,9 @@ class SiteSource:
     def context_digest(self, lang: str) -> str:
         """The content hash of what a page in `lang` is given: the language, its catalog and
         every site-wide value."""
-        languages = self.languages()
-        return digest(lang, self.catalog_digest(lang),
-                      base_context(self.profile, lang, languages) | self.context())
+        self.context()
+        return digest(lang, self.catalog_digest(lang), self.languages(), self.profile,
+                      self._site_digest)
 
     def threshold(self) -> int:
         if self.min_translated is None:
@@ -126,13 +127,18 @@ class SiteSource:
             if self.preview is not None and lang not in self.preview:
                 reasons[lang] = f"{lang} is left out of this preview (MARIAGE_LANGS)"
                 continue
-            s = self.checked(lang).stats()
+            s = self.stats(lang)
             done = s.translated + s.failing      # a failing message is reported, not missing
             if not s.unreadable and s.total and 100 * done // s.total < self.threshold():
                 reasons[lang] = (f"{lang} is {100 * done // s.total} % translated ({done} of "
                                  f"{s.total} messages), below min_translated "
                                  f"({self.threshold()} %): not published")
         return reasons
+
+    def stats(self, lang: str) -> catalogs.Stats:
+        """A language's messages shipped, fuzzy, untranslated and failing."""
+        return self.cache.get("stats", digest(lang, self.catalog_digest(lang)),
+                              lambda: self.checked(lang).stats())
 
     def languages(self) -> list[str]:
         """The published languages, the source first."""
@@ -155,7 +161,7 @@ class SiteSource:
         score sheet's game and the solver's study of closing (study.py)."""
         if "catalog_stats" not in self.extra_context:
             self.extra_context["catalog_stats"] = [
-                self.checked(lang).stats() for lang in self.configured_languages()[1:]]
+                self.stats(lang) for lang in self.configured_languages()[1:]]
         if "terms" not in self.extra_context:
             self.extra_context["terms"] = termbase.glossary_rows(self.languages(), self.locales)
         if "score_sheet" not in self.extra_context:
@@ -174,6 +180,8 @@ class SiteSource:
         if "worked_example" not in self.extra_context:
             example = read_example(self.examples / f"{WORKED_EXAMPLE}.md", self.profile)
             self.extra_context["worked_example"] = claim_summary(example)
+        if not self._site_digest:
+            self._site_digest = digest(self.extra_context)
         return self.extra_context
 
 
