@@ -30,7 +30,7 @@ from mkdocs.config import config_options as c
 from mkdocs.config.base import Config
 from mkdocs.config.defaults import MkDocsConfig
 from mkdocs.exceptions import Abort, PluginError
-from mkdocs.plugins import BasePlugin, event_priority
+from mkdocs.plugins import BasePlugin, CombinedEvent, event_priority
 
 from jinja2 import Environment, FileSystemBytecodeCache
 from markupsafe import escape
@@ -45,6 +45,8 @@ from mariage.site import EXAMPLE_TIMEOUT
 from mariage.site.cache import StageCache
 from mariage.site.build.generate import check_catalogs, generate
 from mariage.site.build.standalone import Additions, additions
+
+from .incremental import Languages, shared_inputs
 
 log = logging.getLogger("mkdocs.plugins.mariage")
 _HEAD_ALTERNATE = re.compile(r'\s*<link rel="alternate" href="[^"]*" hreflang="[^"]*">')
@@ -98,6 +100,7 @@ class MariagePlugin(BasePlugin[MariageConfig]):
         self._built = self._failed = False
         self._source: SiteSource | None = None
         self._docs_dir: str | None = None
+        self._languages: Languages | None = None       # `mkdocs serve`: what a save skips
 
     def on_startup(self, *, command: str, dirty: bool) -> None:
         self._command = command
@@ -125,8 +128,13 @@ class MariagePlugin(BasePlugin[MariageConfig]):
                              timeout=self.config.example_timeout)
             for problem in check_catalogs(source, strict=False):
                 log.warning("mariage: %s; the English text is shown instead", problem)
-            self._apply(config, additions(source, pages))
+            add = additions(source, pages)
+            self._apply(config, add)
             self._source = source
+            if self._command == "serve":
+                self._languages = self._languages or Languages(root / ".cache" / "serve")
+                self._languages.plan(pages, shared_inputs(
+                    Path(config.config_file_path), add, [root / "overrides", static / "assets"]))
         except MariageError as exc:
             raise PluginError(f"mariage: {exc}") from None
         except (OSError, UnicodeError, RecursionError, MemoryError) as exc:
@@ -180,10 +188,18 @@ class MariagePlugin(BasePlugin[MariageConfig]):
             self._not_found = _SELECTOR_LINK.sub(lambda m: _home_link(root, m.group(1)), output)
         return output
 
+    @event_priority(-50)    # before static-i18n builds the other languages
+    def _before_languages(self, config: MkDocsConfig) -> None:
+        i18n = config.plugins.get("i18n")
+        if self._languages is not None and i18n is not None and not self._inner_build(config):
+            self._languages.install(i18n, Path(config.site_dir))
+
     @event_priority(-200)   # after static-i18n has built every language
-    def on_post_build(self, config: MkDocsConfig) -> None:
+    def _after_languages(self, config: MkDocsConfig) -> None:
         if self._inner_build(config):
             return
+        if self._languages is not None:
+            self._languages.uninstall(Path(config.site_dir))
         if self._not_found is not None:
             (Path(config.site_dir) / "404.html").write_text(self._not_found, encoding="utf-8")
         if self._docs_dir is not None:
@@ -192,8 +208,13 @@ class MariagePlugin(BasePlugin[MariageConfig]):
             config.docs_dir = self._docs_dir
         self._built = True
 
+    on_post_build = CombinedEvent(_before_languages, _after_languages)
+
     def on_build_error(self, *, error: Exception) -> None:
         self._failed = True
+        if self._languages is not None:
+            self._languages.uninstall(None)
+            self._languages.forget()
 
     def on_shutdown(self) -> None:
         # MkDocs raises its strict-mode Abort after on_post_build (then calls on_build_error),
