@@ -42,7 +42,7 @@ from mariage.site.build import publish
 from mariage.site.render.pages import SiteSource
 from mariage.site.read.project import DEFAULT_MIN_TRANSLATED, Project
 from mariage.site import EXAMPLE_TIMEOUT
-from mariage.site.cache import StageCache
+from mariage.site.cache import StageCache, folder_for
 from mariage.site.build.generate import check_catalogs, generate
 from mariage.site.build.standalone import Additions, additions
 
@@ -120,7 +120,7 @@ class MariagePlugin(BasePlugin[MariageConfig]):
             # stage, so pages and doctests use this build's profile and catalogs.
             source = SiteSource.of(Project.at(root, self.config.profile, self.config.locales,
                                               self.config.examples),
-                                   cache=StageCache(root / ".cache"))
+                                   cache=StageCache(folder_for(root / ".cache")))
             source.min_translated = self.config.min_translated
             source.preview = self._preview(source)
             self._unpublish(config, source)
@@ -161,10 +161,10 @@ class MariagePlugin(BasePlugin[MariageConfig]):
 
     def on_env(self, env: Environment, *, config: MkDocsConfig, files) -> Environment:
         """static-i18n builds each language with a new theme environment, and `mkdocs serve`
-        each save: Jinja's bytecode cache (.cache/jinja) compiles each theme template once
+        each save: Jinja's bytecode cache (beside the stage cache) compiles each theme template once
         per text instead of once per language and per build."""
         root = Path(config.config_file_path).parent
-        env.bytecode_cache = _theme_bytecode(root / ".cache" / "jinja")
+        env.bytecode_cache = _theme_bytecode(folder_for(root / ".cache") / "jinja")
         return env
 
     @event_priority(-200)   # after static-i18n's own on_post_page
