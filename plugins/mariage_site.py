@@ -27,7 +27,7 @@ from pathlib import Path
 from urllib.parse import urlsplit
 
 from mkdocs.config import config_options as c
-from mkdocs.config.base import Config
+from mkdocs.config.base import Config, ValidationError
 from mkdocs.config.defaults import MkDocsConfig
 from mkdocs.exceptions import Abort, PluginError
 from mkdocs.plugins import BasePlugin, CombinedEvent, event_priority
@@ -41,7 +41,7 @@ from mariage.site.render import interface
 from mariage.site.build import publish
 from mariage.site.render.pages import SiteSource
 from mariage.site.read.project import DEFAULT_MIN_TRANSLATED, Project
-from mariage.site import EXAMPLE_TIMEOUT
+from mariage.site import EXAMPLE_TIMEOUT, seconds
 from mariage.site.cache import StageCache, folder_for
 from mariage.site.build.generate import check_catalogs, generate
 from mariage.site.build.standalone import Additions, additions
@@ -54,7 +54,7 @@ _SELECTOR_LINK = re.compile(r'<a href="[^"]*" hreflang="([^"]+)" class="md-selec
 _SEARCH_DIALOG = '<div class="md-search" data-md-component="search" role="dialog">'
 _SEARCH_LABEL = re.compile(r'class="md-search__input" name="query" aria-label="([^"]*)"')
 _TITLE = re.compile(r"<title>(.*?)</title>", re.S)
-_UNSAFE_URL = re.compile(r"[\s\"'<>`]")
+_UNSAFE_URL = re.compile(r"[\s\"'<>`\\]")
 
 
 def fix_html(output: str) -> str:
@@ -80,13 +80,62 @@ def _home_link(root: str, lang: str) -> str:
     return f'<a href="{escape(home)}" hreflang="{escape(lang)}" class="md-select__link">'
 
 
+class Seconds(c.BaseConfigOption[float]):
+    """A time limit in seconds: a finite number above 0, at most MAX_SECONDS (not NaN, not
+    true, not a string)."""
+
+    def __init__(self, default: float) -> None:
+        super().__init__()
+        self.default = default
+
+    def run_validation(self, value: object) -> float:
+        if isinstance(value, str):
+            raise ValidationError(f"expected a number of seconds, not the string {value!r}")
+        try:
+            return seconds(value, "the value")
+        except ValueError as exc:
+            raise ValidationError(str(exc)) from None
+
+
+class Percent(c.BaseConfigOption[int]):
+    """A whole percentage, 0 to 100."""
+
+    def __init__(self, default: int) -> None:
+        super().__init__()
+        self.default = default
+
+    def run_validation(self, value: object) -> int:
+        if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= 100:
+            raise ValidationError(f"expected a whole percentage from 0 to 100, not {value!r}")
+        return value
+
+
+class InsideProject(c.FilesystemObject):
+    """A folder of the project (relative to mkdocs.yml) that the build may write and clean: a
+    path leading outside the project (absolute, `..`, or through a symlink) is refused, since
+    the build deletes what it did not generate there."""
+
+    name = "folder"
+
+    def run_validation(self, value: object) -> str:
+        path = super().run_validation(value)
+        root = os.path.realpath(self.config_dir or ".")
+        real = os.path.realpath(path)
+        if real == root or os.path.commonpath([root, real]) != root:
+            raise ValidationError(f"{value!r} is not a folder inside the project ({root}); the "
+                                  "build empties this folder, so it must be one of its own, "
+                                  "e.g. .cache/docs")
+        return path
+
+
 class MariageConfig(Config):
-    profile = c.Type(str, default="rules/mariage.yaml")
-    locales = c.Type(str, default="locales")
-    examples = c.Type(str, default="examples")
-    min_translated = c.Type(int, default=DEFAULT_MIN_TRANSLATED)
-    generated = c.Type(str, default=".cache/docs")      # for `mkdocs serve`; a build uses its own
-    example_timeout = c.Type((int, float), default=EXAMPLE_TIMEOUT)   # seconds per page
+    profile = c.File(exists=True, default="rules/mariage.yaml")
+    locales = c.Dir(exists=True, default="locales")
+    examples = c.Dir(exists=True, default="examples")
+    min_translated = Percent(default=DEFAULT_MIN_TRANSLATED)
+    generated = InsideProject(default=".cache/docs")    # for `mkdocs serve`; a build uses its own
+    example_timeout = Seconds(default=EXAMPLE_TIMEOUT)  # seconds per page
+    lock_timeout = Seconds(default=publish.LOCK_TIMEOUT)  # seconds to wait for another build
     watch = c.ListOfItems(c.Type(str), default=["rules", "locales", "templates", "examples", "docs"])
 
 
@@ -101,6 +150,7 @@ class MariagePlugin(BasePlugin[MariageConfig]):
         self._source: SiteSource | None = None
         self._docs_dir: str | None = None
         self._languages: Languages | None = None       # `mkdocs serve`: what a save skips
+        self._config: MkDocsConfig | None = None
 
     def on_startup(self, *, command: str, dirty: bool) -> None:
         self._command = command
@@ -110,11 +160,9 @@ class MariagePlugin(BasePlugin[MariageConfig]):
             return None        # static-i18n rebuilds each language with this same config
         root = Path(config.config_file_path).parent
         static, out = Path(config.docs_dir), root / self.config.generated
-        if config.site_url and _UNSAFE_URL.search(config.site_url):
-            raise PluginError(f"mariage: site_url {config.site_url!r} holds quotes, angle brackets "
-                              "or spaces, which a URL cannot; check MARIAGE_SITE_URL")
+        _check_site_url(config.site_url)
         try:
-            if self._command == "build":
+            if self._command in _PUBLISHING:
                 out = self._claim_build_folders(root, config)
             # The project is the folder of this mkdocs.yml; its loaded sources go down to every
             # stage, so pages and doctests use this build's profile and catalogs.
@@ -135,6 +183,8 @@ class MariagePlugin(BasePlugin[MariageConfig]):
                 self._languages = self._languages or Languages(root / ".cache" / "serve")
                 self._languages.plan(pages, shared_inputs(
                     Path(config.config_file_path), add, [root / "overrides", static / "assets"]))
+        except PluginError:
+            raise
         except MariageError as exc:
             raise PluginError(f"mariage: {exc}") from None
         except (OSError, UnicodeError, RecursionError, MemoryError) as exc:
@@ -153,10 +203,12 @@ class MariagePlugin(BasePlugin[MariageConfig]):
         """Lock the project, then give this build its own generated-docs and site folders."""
         cache = root / ".cache"
         self._lock = publish.lock(cache, lambda: log.info(
-            "mariage: another build of this project is running; waiting for it to finish"))
+            "mariage: another build of this project is running; waiting up to %g s for it to "
+            "finish", self.config.lock_timeout), timeout=self.config.lock_timeout)
         self._scratch = publish.scratch(cache)
         self._publication = publish.prepare(Path(config.site_dir), self._scratch)
         config.site_dir = str(self._publication.build_dir)
+        self._config = config
         return self._scratch / "docs"
 
     def on_env(self, env: Environment, *, config: MkDocsConfig, files) -> Environment:
@@ -222,14 +274,17 @@ class MariagePlugin(BasePlugin[MariageConfig]):
         try:
             if self._publication is not None and self._built and not self._failed:
                 self._publish(self._publication)
+                if self._config is not None:
+                    # gh-deploy runs after this: it pushes the complete site just published
+                    self._config.site_dir = str(self._publication.target)
             elif self._publication is not None:
                 log.info("mariage: the build failed; the previous site is kept")
         finally:
             publish.discard(self._publication)
             if self._scratch is not None:
                 shutil.rmtree(self._scratch, ignore_errors=True)
-            if self._lock is not None:
-                publish.unlock(self._lock)
+            if self._lock is not None and self._command != "gh-deploy":
+                publish.unlock(self._lock)   # gh-deploy's is freed at exit, after the push
             self._lock = self._scratch = self._publication = None
 
     @staticmethod
@@ -262,7 +317,8 @@ class MariagePlugin(BasePlugin[MariageConfig]):
     @staticmethod
     def _unpublish(config: MkDocsConfig, source: SiteSource) -> None:
         """Leave out the languages below min_translated (or outside a MARIAGE_LANGS preview),
-        saying why (static-i18n builds only the languages marked `build`)."""
+        saying why (static-i18n builds only the languages marked `build`); a preview's language
+        below min_translated is built, as a draft."""
         i18n = config.plugins.get("i18n")
         languages = i18n.config.languages if i18n is not None else []
         for lang, reason in source.unpublished().items():
@@ -270,6 +326,9 @@ class MariagePlugin(BasePlugin[MariageConfig]):
             for language in languages:
                 if language.locale == lang:
                     language.build = False
+        for lang, percent in source.drafts().items():
+            log.info("mariage: %s is %d %% translated: not published (below %d %%); this "
+                     "preview shows it as a draft", lang, percent, source.threshold())
 
     @staticmethod
     def _apply(config: MkDocsConfig, add: Additions) -> None:
@@ -293,6 +352,22 @@ class MariagePlugin(BasePlugin[MariageConfig]):
 def _theme_bytecode(folder: Path) -> FileSystemBytecodeCache:
     folder.mkdir(parents=True, exist_ok=True)
     return FileSystemBytecodeCache(str(folder))
+
+
+# Commands whose build publishes site_dir: each goes through the lock and the atomic swap;
+# gh-deploy then pushes the complete build folder, never a half-written site/.
+_PUBLISHING = ("build", "gh-deploy")
+
+
+def _check_site_url(url: str | None) -> None:
+    """site_url goes into every page's canonical link and the sitemap: an http(s) URL only."""
+    if not url:
+        return
+    parts = urlsplit(url)
+    if parts.scheme not in ("http", "https") or not parts.netloc or _UNSAFE_URL.search(url):
+        raise PluginError(f"mariage: site_url {url!r} is not a plain http:// or https:// URL "
+                          "(quotes, angle brackets, spaces and other schemes are refused); "
+                          "check MARIAGE_SITE_URL")
 
 
 def _describe(exc: BaseException) -> str:

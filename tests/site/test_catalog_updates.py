@@ -3,6 +3,9 @@ msgstr[n], and no command overwrites a catalog. New languages follow mkdocs.yml,
 
 from __future__ import annotations
 
+import csv
+import io
+
 import shutil
 import subprocess
 import sys
@@ -77,7 +80,6 @@ def test_update_notes_the_site_path_of_each_message(project):
 def test_update_keeps_a_third_plural_form(project):
     """Polish has three forms; update never trims msgstr[2] nor rewrites the header."""
     translate.init(project, "pl")
-    _register(project, "pl")
     path = catalogs.po_path("pl", project.locales)
     text = path.read_text(encoding="utf-8")
     assert '"Plural-Forms: nplurals=3; plural=(n==1 ? 0 : n%10>=2 && n%10<=4 && ' \
@@ -112,12 +114,25 @@ def test_init_never_overwrites_and_refuses_bad_names(project, lang, words):
     assert {p: p.read_bytes() for p in project.locales.rglob("*.po")} == before
 
 
-def test_a_catalog_without_registration_is_an_error(project):
-    translate.init(project, "de")
+def test_an_unlisted_catalog_stops_the_build_and_init_completes_it(project):
+    """A catalog written without `init` (Weblate's "start new translation" writes one): the
+    site refuses it, saying to run init, and every other language's check goes on; init then
+    keeps the catalog and adds the termbase and the mkdocs.yml entry."""
+    made = catalogs.po_path("de", project.locales)
+    made.parent.mkdir(parents=True)
+    made.write_text(_po(project, "it").replace('"Language: it\\n"', '"Language: de\\n"'),
+                    encoding="utf-8")
     with pytest.raises(SourceError) as refused:
         SiteSource(root=project.root, locales=project.locales).languages()
     assert "de/LC_MESSAGES/messages.po" in str(refused.value)
-    assert "add `- locale: de`" in str(refused.value)
+    assert "run `mariage catalogs init de`" in str(refused.value)
+    run = subprocess.run([sys.executable, "-m", "mariage.cli", "--project", str(project.root),
+                          "catalogs", "check", "fr"], cwd=ROOT, capture_output=True, text=True)
+    assert run.returncode == 0 and run.stdout == "fr: ok\n", run.stderr
+    before = made.read_bytes()
+    written = translate.init(project, "de")
+    assert made.read_bytes() == before and made not in written
+    assert project.languages()[-1] == "de"
 
 
 def test_a_registered_language_without_catalog_is_an_error(project):
@@ -130,14 +145,13 @@ def test_a_registered_language_without_catalog_is_an_error(project):
 def test_a_language_below_the_threshold_is_not_published(project):
     """A new language with 1 of 455 messages translated: 0 % < 80 %, left out, and said."""
     translate.init(project, "de")
-    _register(project, "de")
     path = catalogs.po_path("de", project.locales)
     path.write_text(path.read_text(encoding="utf-8").replace(
         'msgid "Glossary"\nmsgstr ""', 'msgid "Glossary"\nmsgstr "Glossar"'), encoding="utf-8")
     source = SiteSource(root=project.root, locales=project.locales)
-    assert source.configured_languages() == ["en", "es", "pt", "fr", "de", "it"]
+    assert source.configured_languages() == Project.find(ROOT).languages() + ["de"]
     assert "de" not in source.languages()
-    assert "below min_translated (80 %)" in source.unpublished()["de"]
+    assert source.unpublished()["de"].endswith("): not published (below 80 %)")
     assert "de" in SiteSource(root=project.root, locales=project.locales,
                               min_translated=0).languages()
 
@@ -146,9 +160,9 @@ def test_the_termbase_exports_to_tbx_and_csv(project):
     """The French termbase's first rows, read by hand from locales/fr/termbase.yaml and the
     English forms of locales/termbase.yaml."""
     csv_text = translate.termbase(project, "fr", "csv").decode("utf-8")
-    rows = csv_text.splitlines()
-    assert rows[0] == "source,target,context"
-    assert "trick,levée,trick" in rows and "follow suit,fournir,follow_suit" in rows
+    rows = list(csv.reader(io.StringIO(csv_text)))
+    assert rows[0] == ["source", "target", "context"]
+    assert ["trick", "levée", "trick"] in rows and ["follow suit", "fournir", "follow_suit"] in rows
     assert len(rows) == 1 + 17
     tbx = translate.termbase(project, "fr", "tbx").decode("utf-8")
     assert '<langSet xml:lang="fr"><tig><term>levée</term></tig></langSet>' in tbx

@@ -49,7 +49,9 @@ def additions(source: SiteSource, pages: list[RenderedPage]) -> Additions:
         examples=examples,
         nav_translations={lang: {title: str(escape(source.translations(lang).gettext(title)))
                                  for title in NAV_SECTIONS} for lang in languages},
-        descriptions={lang: interface.description(source, lang) for lang in languages},
+        # escaped too: the theme prints the description inside content="…" as it is
+        descriptions={lang: str(escape(interface.description(source, lang)))
+                      for lang in languages},
         unpublished=source.unpublished(),
         extra={"mariage_not_found": not_found_notes(source),
                "mariage_interface": interface.theme_strings(source)})

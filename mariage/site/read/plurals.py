@@ -96,13 +96,34 @@ def rule_problem(lang: str, forms: str) -> str | None:
         return f"Plural-Forms picks a form number outside 0..{count - 1}"
     categories = len(Locale.parse(lang).plural_form.tags | {"other"})
     if count > categories:
-        return f"nplurals={count}, but {lang!r} has {categories} plural categories (CLDR)"
+        return f"nplurals={count}, but {language_name(lang)} has {categories} plural " \
+               "categories (CLDR)"
     real = cldr_groupings(lang)
     if real and _grouping(indices) not in real:
-        wrong = next(n for n in PLURAL_SAMPLE if all(g[n] != _grouping(indices)[n] for g in real))
-        return (f"Plural-Forms `{forms.strip()}` does not match {lang!r}'s plural rule (CLDR), "
-                f"first at n={wrong}")
+        return f"Plural-Forms `{forms.strip()}` {_first_difference(lang, indices)}"
     return None
+
+
+def _first_difference(lang: str, indices: Sequence[int]) -> str:
+    """Where the header groups numbers otherwise than the language: the first n whose form
+    differs from the one the right rule gives it."""
+    _, right = parse_plural_forms(expected_plural_forms(lang))
+    n = next((n for n in PLURAL_SAMPLE if right(n) != indices[n]), None)
+    if n is None:                 # the same grouping under other form numbers
+        return f"does not group numbers as {language_name(lang)} does (CLDR)"
+    return (f"gives n={n} msgstr[{indices[n]}], but {language_name(lang)} shows "
+            f"msgstr[{right(n)}] for {n} (CLDR)")
+
+
+def language_name(lang: str) -> str:
+    """'French (fr)': the language's English name and code."""
+    return f"{Locale.parse(lang).get_display_name('en')} ({lang})"
+
+
+def native_name(lang: str) -> str:
+    """The language's name in itself, as the language selector shows it ("Deutsch")."""
+    name = Locale.parse(lang).get_display_name(lang) or lang
+    return name[:1].upper() + name[1:]
 
 
 def expected_plural_forms(lang: str) -> str:

@@ -120,20 +120,36 @@ class SiteSource:
             self.min_translated = self.project.min_translated()
         return self.min_translated
 
+    def progress(self, lang: str) -> tuple[int, int, int]:
+        """(percent, messages done, messages in all) of a language; a failing message counts
+        as done: it is reported, not missing."""
+        s = self.stats(lang)
+        done = s.translated + s.failing
+        return (100 * done // s.total if s.total else 100), done, s.total
+
+    def below_threshold(self, lang: str) -> bool:
+        return not self.stats(lang).unreadable and \
+            self.progress(lang)[0] < self.threshold()
+
     def unpublished(self) -> dict[str, str]:
-        """The languages left out of the site, each with the reason."""
+        """The languages left out of the site, each with the reason. A preview
+        (`MARIAGE_LANGS=de mkdocs serve`) shows its languages even below min_translated, as
+        drafts."""
         reasons = {}
         for lang in self.configured_languages()[1:]:
             if self.preview is not None and lang not in self.preview:
                 reasons[lang] = f"{lang} is left out of this preview (MARIAGE_LANGS)"
-                continue
-            s = self.stats(lang)
-            done = s.translated + s.failing      # a failing message is reported, not missing
-            if not s.unreadable and s.total and 100 * done // s.total < self.threshold():
-                reasons[lang] = (f"{lang} is {100 * done // s.total} % translated ({done} of "
-                                 f"{s.total} messages), below min_translated "
-                                 f"({self.threshold()} %): not published")
+            elif self.preview is None and self.below_threshold(lang):
+                percent, done, total = self.progress(lang)
+                reasons[lang] = (f"{lang} is {percent} % translated ({done} of {total} "
+                                 f"messages): not published (below {self.threshold()} %)")
         return reasons
+
+    def drafts(self) -> dict[str, int]:
+        """The languages a preview shows although they are below min_translated, with their
+        percent: each page of theirs is marked as a draft."""
+        return {lang: self.progress(lang)[0] for lang in self.preview or []
+                if lang in self.configured_languages() and self.below_threshold(lang)}
 
     def stats(self, lang: str) -> catalogs.Stats:
         """A language's messages shipped, fuzzy, untranslated and failing."""
@@ -162,6 +178,9 @@ class SiteSource:
         if "catalog_stats" not in self.extra_context:
             self.extra_context["catalog_stats"] = [
                 self.stats(lang) for lang in self.configured_languages()[1:]]
+            self.extra_context["min_translated"] = self.threshold()
+            self.extra_context["below_threshold"] = [
+                lang for lang in self.configured_languages()[1:] if self.below_threshold(lang)]
         if "terms" not in self.extra_context:
             self.extra_context["terms"] = termbase.glossary_rows(self.languages(), self.locales)
         if "score_sheet" not in self.extra_context:

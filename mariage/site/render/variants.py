@@ -69,7 +69,7 @@ def _render_variants(source: Any, env: Environment, lang: str,
             own = [e for e in examples if e.variant == slug]
             extra = {"variant": profile.as_context(), "slug": slug,
                      "differences": differences(source.profile, profile),
-                     "variant_examples": [(e, _title(env, e, context)) for e in own]}
+                     "variant_examples": [(e.as_context(), _title(env, e, context)) for e in own]}
             pages.append(RenderedPage(lang, f"variants/{slug}.md",
                                       render(env, TEMPLATE, context | extra),
                                       f"templates/{TEMPLATE}"))
