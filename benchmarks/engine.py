@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import resource
 import random
 import time
@@ -102,6 +103,8 @@ def main() -> None:
     other = schnapsen_games_per_second(seconds)
     if other is not None:
         result["schnapsen_package_random_deals_per_second"] = round(other)
+    result["date"] = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())
+    result["load_average"] = [round(x, 2) for x in os.getloadavg()]
     result["peak_rss_mib"] = round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1)
     print(json.dumps(result, indent=2))
 

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import random
 import resource
 import subprocess
@@ -118,6 +119,8 @@ def main() -> None:
         result[f"{name}_start_up_cpu_seconds"] = round(min(start_up[name]), 3)
     result["per_record_speed_ratio_cpu"] = round(per_record["naive_replay"]
                                                  / per_record["mariage_replay"], 2)
+    result["date"] = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())
+    result["load_average"] = [round(x, 2) for x in os.getloadavg()]
     result["target_ratio"] = 2.0
     print(json.dumps(result, indent=2))
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import random
 import resource
 import time
@@ -54,7 +55,9 @@ def main() -> None:
                       "mean_seconds_after_close_six_each": round(total / args.deals, 4),
                       "worst_seconds_after_close_six_each": round(worst, 4),
                       "peak_rss_mib": round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
-                                            / 1024, 1)}, indent=2))
+                                            / 1024, 1),
+                      "date": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()),
+                      "load_average": [round(x, 2) for x in os.getloadavg()]}, indent=2))
 
 
 if __name__ == "__main__":

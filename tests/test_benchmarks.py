@@ -30,8 +30,13 @@ def _build(out: str) -> None:
 
 def _engine(out: str) -> None:
     figures = _json(out)
+    assert len(figures["load_average"]) == 3 and figures["date"]
     assert figures["random_full_hands_per_second"] > 0
     assert figures["replayed_records_per_second"] > 0 and figures["hand_state_bytes"] > 0
+
+
+def _figures(out: str) -> None:
+    assert "| random full hands per second, one core | 1 | 2026-01-01 00:00 UTC, 0.5 0.4 0.3 |" in out
 
 
 def _hostile(out: str) -> None:
@@ -81,7 +86,7 @@ def _solver(out: str) -> None:
 
 
 CHECKS: dict[str, Callable[[str], None]] = {
-    "build.py": _build, "engine.py": _engine, "hostile.py": _hostile,
+    "build.py": _build, "engine.py": _engine, "figures.py": _figures, "hostile.py": _hostile,
     "input_limits.py": _input_limits, "mutants.py": _mutants, "naive_replay.py": _naive_replay,
     "replay_cli.py": _replay_cli, "serve.py": _serve, "solver.py": _solver,
 }
