@@ -25,15 +25,20 @@ check-catalogs: $(VENV)/.site
 	$(BIN)/mariage catalogs check
 
 # The optional `schnapsen` package (for scale) pins an older click than mkdocs' pin: install
-# it without its click pin, then time the engine and the site build.
+# it without its click pin ($(VENV)/.external), then time the engine, the site build and serve;
+# figures.py writes the results (benchmarks/results/, not committed) into the README's table.
 bench: $(VENV)/.test $(VENV)/.external
 	$(BIN)/pip install -q -c constraints.txt class_resolver flask joblib scikit-learn Werkzeug
-	$(BIN)/python benchmarks/engine.py
-	$(BIN)/python benchmarks/replay_cli.py
-	$(BIN)/python benchmarks/solver.py
-	$(BIN)/python benchmarks/opponent.py
-	$(BIN)/python benchmarks/build.py
+	mkdir -p benchmarks/results
+	$(BIN)/python benchmarks/engine.py > benchmarks/results/engine.json
+	$(BIN)/python benchmarks/replay_cli.py > benchmarks/results/replay_cli.json
+	$(BIN)/python benchmarks/solver.py > benchmarks/results/solver.json
+	$(BIN)/python benchmarks/opponent.py > benchmarks/results/opponent.json
+	$(BIN)/python benchmarks/build.py > benchmarks/results/build.json
+	$(BIN)/python benchmarks/serve.py > benchmarks/results/serve.json
+	$(BIN)/python benchmarks/serve.py --langs fr > benchmarks/results/serve-fr.json
 	$(BIN)/python benchmarks/input_limits.py
+	$(BIN)/python benchmarks/figures.py      # the table the README quotes
 
 $(VENV)/bin/python:
 	$(PYTHON) -m venv $(VENV)

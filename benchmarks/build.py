@@ -1,9 +1,11 @@
-"""Site build time: the full five-language build, and a plain MkDocs + Material + static-i18n
-build of the same generated Markdown, measured in the same run.
+"""Site build time: `mkdocs build --strict` with the mariage plugin, cold (no stage cache) and
+warm (nothing changed since the last build), against plain MkDocs + Material + static-i18n
+building the same Markdown (`mariage generate`'s tree), all in one run on a copy of the project.
 
-Run: `python benchmarks/build.py [--repeat N]`. The difference is what the `mariage` plugin
-costs: rendering every template in every language, compiling the catalogs in memory and running
-every worked example's doctests on every language's page.
+Run: `python benchmarks/build.py [--repeat N] [--quick]`. Each figure is the median of N runs,
+in CPU seconds (user + system of the build and its doctest worker, which other work on a
+shared machine disturbs far less) and in wall seconds. `--quick` builds English and French
+only, once each: the suite runs it to prove the script works. Prints one JSON object.
 """
 
 from __future__ import annotations
@@ -12,6 +14,8 @@ import argparse
 import json
 import os
 import re
+import resource
+import shutil
 import statistics
 import subprocess
 import sys
@@ -19,49 +23,83 @@ import tempfile
 import time
 from pathlib import Path
 
-import yaml
+from mariage.site.read.project import Project
 
 ROOT = Path(__file__).resolve().parent.parent
+COPY = ["rules", "locales", "templates", "examples", "docs", "overrides", "mkdocs.yml",
+        "babel.cfg"]
+QUICK_LANGS = ["en", "fr"]
 
 
-def timed_build(config: Path, site: Path) -> float:
+def timed(command: list[str], cwd: Path) -> tuple[float, float]:
+    """(CPU seconds of the command and its children, wall seconds)."""
     env = os.environ | {"NO_MKDOCS_2_WARNING": "1"}
+    env.pop("MARIAGE_LANGS", None)
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
-    subprocess.run([sys.executable, "-m", "mkdocs", "build", "--strict", "-q", "-f", str(config),
-                    "-d", str(site)], check=True, cwd=ROOT, env=env)
-    return time.perf_counter() - start
+    subprocess.run(command, check=True, cwd=cwd, env=env, stdout=subprocess.DEVNULL)
+    wall = time.perf_counter() - start
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return (after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime), wall
 
 
-def plain_config(tmp: Path) -> Path:
-    """mkdocs.yml without the mariage plugin, reading the Markdown the plugin generated."""
-    text = (ROOT / "mkdocs.yml").read_text(encoding="utf-8")
-    config = yaml.safe_load(re.sub(r"^site_url:.*$", "site_url: https://mariage.invalid/", text,
-                                   flags=re.M))
-    config["plugins"] = [p for p in config["plugins"]
-                         if p != "mariage" and not (isinstance(p, dict) and "mariage" in p)]
-    config["docs_dir"] = str(ROOT / ".cache" / "docs")
-    config["theme"]["custom_dir"] = str(ROOT / "overrides")
-    examples = sorted(p.name for p in (ROOT / ".cache/docs/en/examples").glob("*.md") if p.name != "index.md")
-    for entry in config["nav"]:
-        if isinstance(entry, dict) and "Worked examples" in entry:
-            entry["Worked examples"] += [f"examples/{name}" for name in examples]
-    path = tmp / "mkdocs-plain.yml"
-    path.write_text(yaml.safe_dump(config, allow_unicode=True), encoding="utf-8")
-    return path
+def copy_project(dest: Path, languages: list[str] | None) -> Path:
+    for name in COPY:
+        (shutil.copytree if (ROOT / name).is_dir() else shutil.copy)(ROOT / name, dest / name)
+    if languages is not None:           # the other languages' catalogs and config entries go
+        for po in (dest / "locales").glob("*/LC_MESSAGES"):
+            if po.parent.name not in languages:
+                shutil.rmtree(po.parent / "LC_MESSAGES")
+        config = (dest / "mkdocs.yml").read_text(encoding="utf-8")
+        config = re.sub(r"        - locale: (\w+)\n(?:          .*\n)+",
+                        lambda m: m.group(0) if m.group(1) in languages else "", config)
+        (dest / "mkdocs.yml").write_text(config, encoding="utf-8")
+    return dest
+
+
+def median(runs: list[tuple[float, float]]) -> dict[str, float]:
+    return {"cpu_s": round(statistics.median(r[0] for r in runs), 2),
+            "wall_s": round(statistics.median(r[1] for r in runs), 2)}
+
+
+def measure(repeat: int, languages: list[str] | None) -> dict[str, object]:
+    load_before = os.getloadavg()
+    with tempfile.TemporaryDirectory() as tmp_name:
+        tmp = Path(tmp_name)
+        project = copy_project(tmp / "project", languages)
+        mkdocs = [sys.executable, "-m", "mkdocs", "build", "--strict", "-q"]
+        cold, warm = [], []
+        for _ in range(repeat):
+            shutil.rmtree(project / ".cache", ignore_errors=True)
+            cold.append(timed(mkdocs, project))
+        for _ in range(repeat):
+            warm.append(timed(mkdocs, project))
+        tree = tmp / "tree"
+        subprocess.run([sys.executable, "-m", "mariage.cli", "generate", str(tree)], check=True,
+                       cwd=project, stdout=subprocess.DEVNULL)
+        plain = [timed(mkdocs + ["-f", str(tree / "mkdocs.yml"), "-d", str(tmp / "plain")],
+                       tmp) for _ in range(repeat)]
+        languages_built = len(Project.find(project).languages())
+    full_cold, full_warm, base = median(cold), median(warm), median(plain)
+    return {
+        "date": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()),
+        "languages": languages_built, "runs": repeat,
+        "cold": full_cold, "warm": full_warm, "plain_mkdocs": base,
+        "cold_vs_plain": {k.replace("_s", ""): round(full_cold[k] / base[k], 2) for k in base},
+        "warm_vs_plain": {k.replace("_s", ""): round(full_warm[k] / base[k], 2) for k in base},
+        "load_average": [round(x, 2) for x in load_before],
+        "load_average_after": [round(x, 2) for x in os.getloadavg()],
+        "cpus": os.cpu_count(),
+    }
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser()
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--quick", action="store_true", help="English and French, one run")
     args = parser.parse_args()
-    with tempfile.TemporaryDirectory() as tmp_name:
-        tmp = Path(tmp_name)
-        full = [timed_build(ROOT / "mkdocs.yml", tmp / "full") for _ in range(args.repeat)]
-        plain_yml = plain_config(tmp)
-        plain = [timed_build(plain_yml, tmp / "plain") for _ in range(args.repeat)]
-    print(json.dumps({"full_build_seconds": round(statistics.median(full), 2),
-                      "plain_mkdocs_material_i18n_seconds": round(statistics.median(plain), 2),
-                      "runs": args.repeat}, indent=2))
+    result = measure(1 if args.quick else args.repeat, QUICK_LANGS if args.quick else None)
+    print(json.dumps(result, indent=2))
 
 
 if __name__ == "__main__":

@@ -1,6 +1,6 @@
 """Engine throughput: random full hands per second, and replayed records per second.
 
-Run: `make bench` (or `python benchmarks/engine.py`). One process, one core. A "full hand" is
+Run: `make bench` (or `python benchmarks/engine.py [--quick]`). One process, one core. A "full hand" is
 dealt from a shuffled deck and played to the end of all 16 tricks by random legal plays, with
 no claims and no closing, then ended by R17. When the optional `schnapsen` package is installed
 (`pip install -e ".[bench]"`), its random games are timed in the same process for scale.
@@ -8,7 +8,9 @@ no claims and no closing, then ended by R17. When the optional `schnapsen` packa
 
 from __future__ import annotations
 
+import argparse
 import json
+import os
 import resource
 import random
 import time
@@ -90,14 +92,19 @@ def hand_size_bytes() -> int:
 
 
 def main() -> None:
-    hands, records = hands_per_second()
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--quick", action="store_true", help="a tenth of a second per figure")
+    seconds = 0.1 if parser.parse_args().quick else 3.0
+    hands, records = hands_per_second(seconds)
     result = {"random_full_hands_per_second": round(hands),
               "hand_state_bytes": hand_size_bytes(),
-              "replayed_records_per_second": round(records_per_second(records)),
+              "replayed_records_per_second": round(records_per_second(records, seconds)),
               "target_hands_per_second": 15000}
-    other = schnapsen_games_per_second()
+    other = schnapsen_games_per_second(seconds)
     if other is not None:
         result["schnapsen_package_random_deals_per_second"] = round(other)
+    result["date"] = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())
+    result["load_average"] = [round(x, 2) for x in os.getloadavg()]
     result["peak_rss_mib"] = round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1)
     print(json.dumps(result, indent=2))
 

@@ -1,6 +1,6 @@
 """A straightforward replayer of hand records, the yardstick for `mariage replay`'s speed.
 
-Run: `python benchmarks/naive_replay.py RULES FILE`: one hand record per JSON line in FILE,
+Run: `python benchmarks/naive_replay.py RULES FILE` (or `--quick`: the golden records): one hand record per JSON line in FILE,
 one JSON result per line out, as `mariage replay` prints them. It implements the same rules
 (R3-R18) the way a first implementation would: hands and the stock are lists of card strings,
 every action is parsed with str.split, every check is a list scan. It reads the same rules
@@ -11,7 +11,10 @@ their outputs record by record before it compares their times.
 from __future__ import annotations
 
 import json
+import os
 import sys
+import tempfile
+from pathlib import Path
 
 import yaml
 
@@ -236,5 +239,19 @@ def main(rules_path: str, records_path: str) -> None:
                 print(json.dumps(replay(rules, json.loads(line)), ensure_ascii=False))
 
 
+def quick() -> None:
+    """The project's golden hand records (tests/golden/), replayed under its profile."""
+    root = Path(__file__).resolve().parent.parent
+    with tempfile.NamedTemporaryFile("w", suffix=".jsonl", delete=False) as out:
+        for path in sorted((root / "tests" / "golden").glob("*.json")):
+            record = json.loads(path.read_text(encoding="utf-8"))
+            if isinstance(record, dict) and "deck" in record:
+                out.write(json.dumps(record) + "\n")
+    try:
+        main(str(root / "rules" / "mariage.yaml"), out.name)
+    finally:
+        os.unlink(out.name)
+
+
 if __name__ == "__main__":
-    main(*sys.argv[1:3])
+    quick() if sys.argv[1:] == ["--quick"] else main(*sys.argv[1:3])

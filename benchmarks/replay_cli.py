@@ -1,6 +1,6 @@
 """`mariage replay` end to end through the CLI, against a naive replayer, in the same run.
 
-Run: `python benchmarks/replay_cli.py [--records N] [--repeat R]`. It writes N random legal
+Run: `python benchmarks/replay_cli.py [--records N] [--repeat R] [--quick]`. It writes N random legal
 hand records (JSON Lines; seeded) to a temporary file, checks that `mariage replay` and
 benchmarks/naive_replay.py print the same results for every record, then times both over the
 file (best of R runs each, process start included) and reports records per second and the ratio.
@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import random
 import resource
 import subprocess
@@ -79,10 +80,13 @@ def run(command: list[str]) -> tuple[float, float, str]:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser()
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--records", type=int, default=20000)
     parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--quick", action="store_true", help="200 records, one run")
     args = parser.parse_args()
+    if args.quick:
+        args.records, args.repeat = 200, 1
     with tempfile.TemporaryDirectory() as tmp:
         records = Path(tmp) / "records.jsonl"
         write_records(records, args.records)
@@ -115,6 +119,8 @@ def main() -> None:
         result[f"{name}_start_up_cpu_seconds"] = round(min(start_up[name]), 3)
     result["per_record_speed_ratio_cpu"] = round(per_record["naive_replay"]
                                                  / per_record["mariage_replay"], 2)
+    result["date"] = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())
+    result["load_average"] = [round(x, 2) for x in os.getloadavg()]
     result["target_ratio"] = 2.0
     print(json.dumps(result, indent=2))
 

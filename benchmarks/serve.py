@@ -1,7 +1,7 @@
 """`mkdocs serve` as a translator uses it: seconds from saving a msgstr to the new text being
 served, rebuilds per save, and what a broken catalog does to the server.
 
-Run: `python benchmarks/serve.py [--edits N] [--langs fr]`. Works on a copy of the project, serves it on
+Run: `python benchmarks/serve.py [--edits N] [--langs fr] [--quick]`. Works on a copy of the project, serves it on
 127.0.0.1 (a free port), edits the French catalog N times (waiting for each edit to be served),
 then saves a broken msgstr and checks that requests still answer and the log names the line.
 Prints one JSON object. Target: under 3 s from save to served text, one rebuild per save.
@@ -63,6 +63,21 @@ def set_msgstr(po: Path, text: str) -> None:
     po.write_text("\n".join(lines) + "\n", encoding="utf-8")
 
 
+def cpu_seconds(pid: int) -> float:
+    """CPU time of the server and its ended children (user + system), from /proc: what a save
+    costs, which other work on a shared machine disturbs far less than wall time."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return sum(int(f) for f in fields[11:15]) / os.sysconf("SC_CLK_TCK")
+
+
+def served_languages(project: Path, langs: str) -> list[str]:
+    """The languages this serve publishes besides English (MARIAGE_LANGS, else all)."""
+    wanted = langs.replace(",", " ").split()
+    config = (project / "mkdocs.yml").read_text(encoding="utf-8")
+    return [lang for lang in re.findall(r"- locale: (\w+)", config)
+            if lang != "en" and (not wanted or lang in wanted)]
+
+
 def rebuilds(log: Path, since: int) -> int:
     return log.read_text(encoding="utf-8", errors="replace")[since:].count("Building documentation")
 
@@ -72,12 +87,18 @@ def main() -> None:
     parser.add_argument("--edits", type=int, default=3)
     parser.add_argument("--langs", default="", help="serve only these languages (plus "
                         "English), as MARIAGE_LANGS does; default: all")
+    parser.add_argument("--quick", action="store_true", help="one save, starting from the "
+                        "checkout's stage cache (the suite runs it to prove the script works)")
     args = parser.parse_args()
+    if args.quick:
+        args.edits = 1
     with tempfile.TemporaryDirectory() as tmp:
         project = Path(tmp) / "project"
         for name in COPY:
             src = ROOT / name
             (shutil.copytree if src.is_dir() else shutil.copy)(src, project / name)
+        if args.quick and (ROOT / ".cache" / "stages").is_dir():     # keyed by content: valid
+            shutil.copytree(ROOT / ".cache" / "stages", project / ".cache" / "stages")
         port, log = free_port(), Path(tmp) / "serve.log"
         url = f"http://127.0.0.1:{port}/fr/"
         started = time.perf_counter()
@@ -89,12 +110,16 @@ def main() -> None:
         try:
             first = wait_for(url, "<html", started)
             time.sleep(2)          # let the watcher settle
-            seconds, counts = [], []
+            first_index = json.loads(fetch(url.replace("/fr/", "/search/search_index.json"))
+                                     or "{}")
+            seconds, counts, cpu = [], [], []
             for n in range(args.edits):
-                mark, size = f"édition {n} du traducteur", log.stat().st_size
-                started = time.perf_counter()
+                # no digit in the text: a number the English does not state is refused (the numbers check)
+                mark, size = f"édition {chr(ord('a') + n % 26)} du traducteur", log.stat().st_size
+                started, before = time.perf_counter(), cpu_seconds(server.pid)
                 set_msgstr(project / FR, f"Les nombres de ces pages ({mark}) sont calculés.")
                 seconds.append(wait_for(url, mark, started))
+                cpu.append(cpu_seconds(server.pid) - before)
                 time.sleep(3)      # a second rebuild, if any, would start by now
                 counts.append(rebuilds(log, size))
             size = log.stat().st_size
@@ -102,8 +127,14 @@ def main() -> None:
             started = time.perf_counter()
             english = wait_for(url, '<span lang="en">The numbers on these pages', started)
             answered = fetch(url, timeout=10) is not None
+            others = {lang: fetch(url.replace("/fr/", f"/{lang}/")) is not None
+                      for lang in served_languages(project, args.langs)}
+            index = json.loads(fetch(url.replace("/fr/", "/search/search_index.json")) or "{}")
             warned = bool(re.search(r"WARNING.*fr/LC_MESSAGES/messages.po:\d+: \[markup\]",
                                     log.read_text(encoding="utf-8", errors="replace")[size:]))
+        except SystemExit:
+            print(log.read_text(encoding="utf-8", errors="replace")[-6000:], file=sys.stderr)
+            raise
         finally:
             server.terminate()
             server.wait(timeout=30)
@@ -111,11 +142,20 @@ def main() -> None:
         "first_page_s": round(first, 2),
         "save_to_served_s": [round(s, 2) for s in seconds],
         "save_to_served_median_s": round(statistics.median(seconds), 2),
+        "cpu_per_save_s": [round(c, 2) for c in cpu],
+        "cpu_per_save_median_s": round(statistics.median(cpu), 2),
         "rebuilds_per_save": counts,
+        "every_language_served": all(others.values()),
+        "search_entries_first_and_last": [len(first_index.get("docs", [])),
+                                          len(index.get("docs", []))],
+        "search_index_languages": sorted({d["location"].split("/")[0] if "/" in d["location"]
+                                          and len(d["location"].split("/")[0]) == 2 else "en"
+                                          for d in index.get("docs", [])}),
         "broken_catalog": {"english_served_after_s": round(english, 2),
                            "requests_answer": answered, "log_names_the_line": warned},
         "languages": args.langs or "all",
-        "load_average": os.getloadavg()[0],
+        "date": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()),
+        "load_average": [round(x, 2) for x in os.getloadavg()],
         "cpus": os.cpu_count(),
     }, indent=2))
 

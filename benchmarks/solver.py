@@ -1,7 +1,7 @@
 """Double-dummy solver speed: positions searched per second, and the worst case of the issue,
 the first position after a close with six cards in each hand.
 
-Run: `python benchmarks/solver.py [--deals N]`. Each deal is shuffled (seeded), its first
+Run: `python benchmarks/solver.py [--deals N] [--quick]`. Each deal is shuffled (seeded), its first
 trick played with each player's first card, then closed by the trick's winner: the solver then
 has six cards in each hand to search.
 """
@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import random
 import resource
 import time
@@ -32,9 +33,12 @@ def closed_at_trick_two(rng: random.Random, cards: list[str], profile) -> Hand:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser()
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--deals", type=int, default=200)
+    parser.add_argument("--quick", action="store_true", help="five deals")
     args = parser.parse_args()
+    if args.quick:
+        args.deals = 5
     profile = default_profile()
     cards = [str(c) for c in deck_for(profile).cards]
     rng = random.Random(2026)
@@ -51,7 +55,9 @@ def main() -> None:
                       "mean_seconds_after_close_six_each": round(total / args.deals, 4),
                       "worst_seconds_after_close_six_each": round(worst, 4),
                       "peak_rss_mib": round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
-                                            / 1024, 1)}, indent=2))
+                                            / 1024, 1),
+                      "date": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()),
+                      "load_average": [round(x, 2) for x in os.getloadavg()]}, indent=2))
 
 
 if __name__ == "__main__":

@@ -280,14 +280,14 @@ def _generate(project, profile, out: Path, timeout: float) -> int:
     stage cache in .cache/ is shared with `mkdocs build`)."""
     from .site.build import publish
     from .site.build.standalone import generate_tree
-    from .site.cache import StageCache
+    from .site.cache import StageCache, folder_for
     from .site.render.pages import SiteSource
 
     cache = project.root / ".cache"
     fd = publish.lock(cache, lambda: print("mariage generate: another build of this project is "
                                            "running; waiting for it to finish", file=sys.stderr))
     try:
-        source = SiteSource.of(project, profile, cache=StageCache(cache))
+        source = SiteSource.of(project, profile, cache=StageCache(folder_for(cache)))
         pages = generate_tree(out, source, timeout=timeout)
     finally:
         publish.unlock(fd)

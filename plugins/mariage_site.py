@@ -22,6 +22,7 @@ import logging
 import os
 import re
 import shutil
+from functools import lru_cache
 from pathlib import Path
 from urllib.parse import urlsplit
 
@@ -29,8 +30,9 @@ from mkdocs.config import config_options as c
 from mkdocs.config.base import Config, ValidationError
 from mkdocs.config.defaults import MkDocsConfig
 from mkdocs.exceptions import Abort, PluginError
-from mkdocs.plugins import BasePlugin, event_priority
+from mkdocs.plugins import BasePlugin, CombinedEvent, event_priority
 
+from jinja2 import Environment, FileSystemBytecodeCache
 from markupsafe import escape
 
 from mariage.engine.errors import MariageError
@@ -41,9 +43,11 @@ from mariage.site.build.play import TEACHING, write_play_assets
 from mariage.site.render.pages import SiteSource
 from mariage.site.read.project import DEFAULT_MIN_TRANSLATED, Project
 from mariage.site import EXAMPLE_TIMEOUT, seconds
-from mariage.site.cache import StageCache
+from mariage.site.cache import StageCache, folder_for
 from mariage.site.build.generate import check_catalogs, generate
 from mariage.site.build.standalone import Additions, additions
+
+from .incremental import Languages, shared_inputs
 
 log = logging.getLogger("mkdocs.plugins.mariage")
 _HEAD_ALTERNATE = re.compile(r'\s*<link rel="alternate" href="[^"]*" hreflang="[^"]*">')
@@ -147,6 +151,7 @@ class MariagePlugin(BasePlugin[MariageConfig]):
         self._source: SiteSource | None = None
         self._docs_dir: str | None = None
         self._root: Path | None = None
+        self._languages: Languages | None = None       # `mkdocs serve`: what a save skips
         self._config: MkDocsConfig | None = None
 
     def on_startup(self, *, command: str, dirty: bool) -> None:
@@ -165,7 +170,7 @@ class MariagePlugin(BasePlugin[MariageConfig]):
             # stage, so pages and doctests use this build's profile and catalogs.
             source = SiteSource.of(Project.at(root, self.config.profile, self.config.locales,
                                               self.config.examples),
-                                   cache=StageCache(root / ".cache"))
+                                   cache=StageCache(folder_for(root / ".cache")))
             source.min_translated = self.config.min_translated
             source.preview = self._preview(source)
             self._unpublish(config, source)
@@ -173,8 +178,13 @@ class MariagePlugin(BasePlugin[MariageConfig]):
                              timeout=self.config.example_timeout)
             for problem in check_catalogs(source, strict=False):
                 log.warning("mariage: %s; the English text is shown instead", problem)
-            self._apply(config, additions(source, pages))
+            add = additions(source, pages)
+            self._apply(config, add)
             self._source = source
+            if self._command == "serve":
+                self._languages = self._languages or Languages(root / ".cache" / "serve")
+                self._languages.plan(pages, shared_inputs(
+                    Path(config.config_file_path), add, [root / "overrides", static / "assets"]))
         except PluginError:
             raise
         except MariageError as exc:
@@ -203,6 +213,14 @@ class MariagePlugin(BasePlugin[MariageConfig]):
         self._config = config
         return self._scratch / "docs"
 
+    def on_env(self, env: Environment, *, config: MkDocsConfig, files) -> Environment:
+        """static-i18n builds each language with a new theme environment, and `mkdocs serve`
+        each save: Jinja's bytecode cache (beside the stage cache) compiles each theme template once
+        per text instead of once per language and per build."""
+        root = Path(config.config_file_path).parent
+        env.bytecode_cache = _theme_bytecode(folder_for(root / ".cache") / "jinja")
+        return env
+
     @event_priority(-200)   # after static-i18n's own on_post_page
     def on_post_page(self, output: str, *, page, config: MkDocsConfig) -> str:
         i18n = config.plugins.get("i18n")
@@ -224,10 +242,18 @@ class MariagePlugin(BasePlugin[MariageConfig]):
             self._not_found = _SELECTOR_LINK.sub(lambda m: _home_link(root, m.group(1)), output)
         return output
 
+    @event_priority(-50)    # before static-i18n builds the other languages
+    def _before_languages(self, config: MkDocsConfig) -> None:
+        i18n = config.plugins.get("i18n")
+        if self._languages is not None and i18n is not None and not self._inner_build(config):
+            self._languages.install(i18n, Path(config.site_dir))
+
     @event_priority(-200)   # after static-i18n has built every language
-    def on_post_build(self, config: MkDocsConfig) -> None:
+    def _after_languages(self, config: MkDocsConfig) -> None:
         if self._inner_build(config):
             return
+        if self._languages is not None:
+            self._languages.uninstall(Path(config.site_dir))
         if self._not_found is not None:
             (Path(config.site_dir) / "404.html").write_text(self._not_found, encoding="utf-8")
         if self._source is not None and self._root is not None:
@@ -238,8 +264,13 @@ class MariagePlugin(BasePlugin[MariageConfig]):
             config.docs_dir = self._docs_dir
         self._built = True
 
+    on_post_build = CombinedEvent(_before_languages, _after_languages)
+
     def on_build_error(self, *, error: Exception) -> None:
         self._failed = True
+        if self._languages is not None:
+            self._languages.uninstall(None)
+            self._languages.forget()
 
     def on_shutdown(self) -> None:
         # MkDocs raises its strict-mode Abort after on_post_build (then calls on_build_error),
@@ -330,6 +361,12 @@ class MariagePlugin(BasePlugin[MariageConfig]):
             if language.locale in add.nav_translations:
                 language.nav_translations = add.nav_translations[language.locale]
                 language.site_description = add.descriptions[language.locale]
+
+
+@lru_cache(maxsize=4)
+def _theme_bytecode(folder: Path) -> FileSystemBytecodeCache:
+    folder.mkdir(parents=True, exist_ok=True)
+    return FileSystemBytecodeCache(str(folder))
 
 
 # Commands whose build publishes site_dir: each goes through the lock and the atomic swap;

@@ -2,12 +2,19 @@
 
 from __future__ import annotations
 
+import os
 import shutil
+import tempfile
 from pathlib import Path
 
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
+# Every build the suite runs, of the project or of a copy, shares one stage cache outside the
+# checkout (entries are keyed by content and checked against the code's fingerprint): a build
+# repeats only what its altered inputs change.
+os.environ.setdefault("MARIAGE_STAGE_CACHE",
+                      str(Path(tempfile.gettempdir()) / f"mariage-test-stages-{os.getuid()}"))
 PROFILE = ROOT / "rules" / "mariage.yaml"
 # Every profile the engine and the pages are tested under: the teaching profile, the test
 # profile whose values are all distinct, and each variant beside the teaching profile.

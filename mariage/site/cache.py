@@ -85,6 +85,14 @@ def fingerprint() -> str:
     return digest(versions, msgfmt, *modules)
 
 
+def folder_for(project_cache: Path) -> Path:
+    """Where a project's builds keep their stages: its .cache/, unless MARIAGE_STAGE_CACHE
+    names a folder shared by several copies of a project (the test suite's builds share
+    one: entries are keyed by content, never by path)."""
+    shared = os.environ.get("MARIAGE_STAGE_CACHE")
+    return Path(shared) if shared else project_cache
+
+
 class StageCache:
     """Results by (stage, key): kept in memory for this process (`mkdocs serve` rebuilds in
     one) and, with a folder, on disk for the next build. `counts` says what each stage found."""

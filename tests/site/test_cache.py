@@ -66,7 +66,10 @@ def test_a_cold_and_a_warm_build_write_the_same_tree(built):
     cold, tree = built.cold
     warm, again = built.warm
     assert tree and again == tree
-    assert cold.misses("page") > 100 and cold.misses("doctest") >= 16
+    assert cold.misses("page") > 100
+    # each example's doctests run once, not once per language: the same statements
+    examples = [p for p in (built.root / "examples").glob("*.md") if p.name != "README.md"]
+    assert cold.misses("doctest") == len(examples)
     assert [k for k in warm.counts if k.endswith(":miss")] == []
 
 
@@ -96,9 +99,10 @@ def test_an_example_save_replays_that_example_only(built):
     cache = built.after(Path("examples/02-deal.md"), "\n", "\n\n")
     languages = len(Project.find(built.root).languages())
     assert cache.misses("replay") == 1
-    # its page and the examples' index in each language; its doctests on each page
+    # its page and the examples' index in each language; its doctests once: they are the
+    # same statements on every language's page
     assert cache.misses("page") == 2 * languages
-    assert cache.misses("doctest") == languages
+    assert cache.misses("doctest") == 1
     assert cache.misses("study") == cache.misses("catalog") == 0
 
 
@@ -112,7 +116,7 @@ def test_the_profile_invalidates_everything_that_read_it(built):
     assert cache.misses("study") == 1
     assert cache.misses("replay") == len(own)
     assert cache.misses("page") == built.cold[0].misses("page")
-    assert cache.misses("doctest") == len(own) * languages
+    assert cache.misses("doctest") == len(own)
 
 
 def test_a_damaged_cache_is_rebuilt_into_the_same_tree(built):

@@ -6,6 +6,7 @@ from pathlib import Path
 import pytest
 
 from mariage.site.build import generate as pipeline
+from mariage.site.cache import forget
 from mariage.site.replay.doctests import DoctestWorker, ExampleFailed
 from mariage.site.replay.examples import read_example
 from mariage.site.render.templating import RenderedPage
@@ -22,6 +23,7 @@ def worked():
 
 def test_each_example_is_replayed_once_into_plain_data(worked, monkeypatch):
     source, example = worked
+    forget()                     # this process's stage cache may hold the example already
     calls = []
     real = pipeline.replayer.steps
     monkeypatch.setattr(pipeline.replayer, "steps", lambda e: calls.append(e.name) or real(e))

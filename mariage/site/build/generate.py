@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, replace
-from functools import lru_cache
+from functools import cached_property, lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -90,6 +90,12 @@ class ExampleData:
     perfect_play: dict[str, Any] | None
     claim_summary: dict[str, Any] | None
 
+    @cached_property
+    def digest(self) -> str:
+        """The content hash of the data, once per object: a page's key holds it, so a page
+        rendered from hand-made data is never one rendered from the engine's."""
+        return digest(self.steps, self.perfect_play, self.claim_summary)
+
 
 def replay_examples(examples: list[Example],
                     cache: StageCache | None = None) -> dict[str, ExampleData]:
@@ -120,8 +126,8 @@ def render_examples(source: SiteSource, lang: str, examples: list[Example],
     pages, titles = [], []
     shared: dict[Any, Any] = {}              # the replayer's faces and labels, per deck
     for example in examples:
-        # the example's data is the engine's, from the example's inputs: no need to hash it
         key = digest(inputs, example.name, example.relpath, example_inputs(example),
+                     data[example.name].digest,
                      template_inputs(env, body=example.body, cache=source.cache))
         text = source.cache.get("page", key, lambda: _render_example(
             source, env, lang, context, example, data[example.name], shared, timeout))

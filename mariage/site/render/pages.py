@@ -47,6 +47,7 @@ class SiteSource:
     min_translated: int | None = None       # default: the project's mkdocs.yml
     preview: list[str] | None = None        # `mkdocs serve` of these languages only (+ English)
     cache: StageCache = field(default_factory=StageCache)   # default: this process's memory
+    _site_digest: str = field(default="", init=False, repr=False)   # of context(), once filled
 
     def __post_init__(self) -> None:
         if self.profile is None or self.locales is None or self.root is None:
@@ -114,9 +115,9 @@ class SiteSource:
     def context_digest(self, lang: str) -> str:
         """The content hash of what a page in `lang` is given: the language, its catalog and
         every site-wide value."""
-        languages = self.languages()
-        return digest(lang, self.catalog_digest(lang),
-                      base_context(self.profile, lang, languages) | self.context())
+        self.context()
+        return digest(lang, self.catalog_digest(lang), self.languages(), self.profile,
+                      self._site_digest)
 
     def threshold(self) -> int:
         if self.min_translated is None:
@@ -126,12 +127,12 @@ class SiteSource:
     def progress(self, lang: str) -> tuple[int, int, int]:
         """(percent, messages done, messages in all) of a language; a failing message counts
         as done: it is reported, not missing."""
-        s = self.checked(lang).stats()
+        s = self.stats(lang)
         done = s.translated + s.failing
         return (100 * done // s.total if s.total else 100), done, s.total
 
     def below_threshold(self, lang: str) -> bool:
-        return not self.checked(lang).stats().unreadable and \
+        return not self.stats(lang).unreadable and \
             self.progress(lang)[0] < self.threshold()
 
     def unpublished(self) -> dict[str, str]:
@@ -154,6 +155,11 @@ class SiteSource:
         return {lang: self.progress(lang)[0] for lang in self.preview or []
                 if lang in self.configured_languages() and self.below_threshold(lang)}
 
+    def stats(self, lang: str) -> catalogs.Stats:
+        """A language's messages shipped, fuzzy, untranslated and failing."""
+        return self.cache.get("stats", digest(lang, self.catalog_digest(lang)),
+                              lambda: self.checked(lang).stats())
+
     def languages(self) -> list[str]:
         """The published languages, the source first."""
         left_out = self.unpublished()
@@ -175,7 +181,7 @@ class SiteSource:
         score sheet's game and the solver's study of closing (study.py)."""
         if "catalog_stats" not in self.extra_context:
             self.extra_context["catalog_stats"] = [
-                self.checked(lang).stats() for lang in self.configured_languages()[1:]]
+                self.stats(lang) for lang in self.configured_languages()[1:]]
             self.extra_context["min_translated"] = self.threshold()
             self.extra_context["below_threshold"] = [
                 lang for lang in self.configured_languages()[1:] if self.below_threshold(lang)]
@@ -197,6 +203,8 @@ class SiteSource:
         if "worked_example" not in self.extra_context:
             example = read_example(self.examples / f"{WORKED_EXAMPLE}.md", self.profile)
             self.extra_context["worked_example"] = claim_summary(example)
+        if not self._site_digest:
+            self._site_digest = digest(self.extra_context)
         return self.extra_context
 
 

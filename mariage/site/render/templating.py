@@ -340,7 +340,12 @@ _PARSER = Environment(extensions=["jinja2.ext.i18n"])
 
 
 def _references(source: str) -> tuple[str | None, ...]:
-    return tuple(meta.find_referenced_templates(_PARSER.parse(source)))
+    """The templates a source names; a source Jinja cannot parse names "any" (None), so its
+    page is rendered, and the render names the file and line of the mistake."""
+    try:
+        return tuple(meta.find_referenced_templates(_PARSER.parse(source)))
+    except TemplateSyntaxError:
+        return (None,)
 
 
 def digest_all(env: Environment) -> str:

@@ -443,16 +443,19 @@ _LOADED = re.compile(r"""\bload(?:_game)?\(\s*(?:["']([\w.-]+)["'])?""")
 
 
 def page_inputs(example: Example, markdown: str) -> str:
-    """The content hash of what a page's doctests read: the page, the example's own text (for
-    line numbers), its profile, and each example file they load by name (every example of
-    the folder when a name is not written out)."""
+    """The content hash of what a page's doctests are: each statement's code, expected output,
+    options and line (the prose around them is not: every language's page of an example runs
+    once), the example's place and profile, and each example file they load by name (every
+    example of the folder when a name is not written out)."""
+    found = statements(markdown, example.body)
+    code = "\n".join(s.example.source for s in found)
     folder = example.path.parent
-    names = [m.group(1) for m in _LOADED.finditer(markdown)]
+    names = [m.group(1) for m in _LOADED.finditer(code)]
     files = (sorted(folder.glob("*.md")) if None in names
              else [folder / f"{n}.md" for n in sorted(set(names))])
-    return digest(markdown, example.body, example.relpath, example.profile,
-                  [(p.name, file_digest(p)) for p in files])
-
+    return digest([(s.example.source, s.example.want, sorted(s.example.options.items()),
+                    s.line) for s in found], bool(CODE_BLOCK.search(markdown)),
+                  example.relpath, example.profile, [(p.name, file_digest(p)) for p in files])
 
 if __name__ == "__main__":
     _serve()

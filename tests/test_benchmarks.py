@@ -1,0 +1,106 @@
+"""Every script in benchmarks/ runs on tiny input (`--quick`) and prints its figures, so no
+benchmark the README quotes can rot unnoticed. The figures themselves come from `make bench`."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any, Callable
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+BENCHMARKS = ROOT / "benchmarks"
+
+
+def _json(out: str) -> dict[str, Any]:
+    return json.loads(out[out.index("{"):])
+
+
+def _build(out: str) -> None:
+    figures = _json(out)
+    for run in ("cold", "warm", "plain_mkdocs"):
+        assert figures[run]["cpu_s"] > 0 and figures[run]["wall_s"] > 0
+    assert figures["languages"] == 2 and figures["cold_vs_plain"]["cpu"] > 0
+    assert figures["warm"]["cpu_s"] < figures["cold"]["cpu_s"]      # the stage cache works
+    assert len(figures["load_average"]) == 3
+
+
+def _engine(out: str) -> None:
+    figures = _json(out)
+    assert len(figures["load_average"]) == 3 and figures["date"]
+    assert figures["random_full_hands_per_second"] > 0
+    assert figures["replayed_records_per_second"] > 0 and figures["hand_state_bytes"] > 0
+
+
+def _figures(out: str) -> None:
+    assert "| random full hands per second, one core | 1 | 2026-01-01 00:00 UTC, 0.5 0.4 0.3 |" in out
+
+
+def _hostile(out: str) -> None:
+    assert "re-run here: 3 attempts, 3 handled" in out
+
+
+def _input_limits(out: str) -> None:
+    lines = [line for line in out.splitlines() if " MB peak " in line]
+    assert len(lines) == 5 and all(line.rstrip().endswith(("exit 0", "exit 2"))
+                                   for line in lines), out
+
+
+def _mutants(out: str) -> None:
+    assert "1 of 1 mutants killed" in out and "killed by " in out
+
+
+def _naive_replay(out: str) -> None:
+    golden = [json.loads(p.read_text(encoding="utf-8"))
+              for p in sorted((ROOT / "tests" / "golden").glob("*.json"))]
+    records = "".join(json.dumps(r) + "\n" for r in golden if isinstance(r, dict) and "deck" in r)
+    ours = subprocess.run([sys.executable, "-m", "mariage.cli", "replay", "-"], input=records,
+                          capture_output=True, text=True, cwd=ROOT).stdout
+    naive = [json.loads(line) for line in out.splitlines()]
+    assert naive and naive == [json.loads(line) for line in ours.splitlines()]
+
+
+def _replay_cli(out: str) -> None:
+    figures = _json(out)
+    assert figures["records"] == 200 and figures["speed_ratio_cpu"] > 0
+
+
+def _serve(out: str) -> None:
+    figures = _json(out)
+    assert len(figures["save_to_served_s"]) == 1 and figures["cpu_per_save_s"][0] > 0
+    assert figures["rebuilds_per_save"] == [1]
+    assert figures["every_language_served"]
+    first, last = figures["search_entries_first_and_last"]
+    assert first == last > 0
+    assert figures["search_index_languages"] == ["en", "es", "fr", "it", "pt"]
+    assert figures["broken_catalog"] == {**figures["broken_catalog"], "requests_answer": True,
+                                         "log_names_the_line": True}
+
+
+def _solver(out: str) -> None:
+    figures = _json(out)
+    assert figures["deals"] == 5 and figures["solved_positions_per_second"] > 0
+
+
+CHECKS: dict[str, Callable[[str], None]] = {
+    "build.py": _build, "engine.py": _engine, "figures.py": _figures, "hostile.py": _hostile,
+    "input_limits.py": _input_limits, "mutants.py": _mutants, "naive_replay.py": _naive_replay,
+    "replay_cli.py": _replay_cli, "serve.py": _serve, "solver.py": _solver,
+}
+
+
+def test_every_benchmark_is_run_here():
+    assert sorted(CHECKS) == sorted(p.name for p in BENCHMARKS.glob("*.py"))
+
+
+@pytest.mark.parametrize("script", sorted(CHECKS))
+def test_a_benchmark_prints_its_figures_on_tiny_input(script):
+    run = subprocess.run([sys.executable, str(BENCHMARKS / script), "--quick"], cwd=ROOT,
+                         capture_output=True, text=True, timeout=900,
+                         env={"PATH": "/usr/bin:/bin", "NO_MKDOCS_2_WARNING": "1",
+                              "HOME": str(ROOT)})
+    assert run.returncode == 0, run.stdout[-2000:] + run.stderr[-3000:]
+    CHECKS[script](run.stdout)
