@@ -29,6 +29,7 @@ CONCEPTS = ("trick", "lead", "follow_suit", "beat", "trump_in", "discard", "stoc
             "close", "exhausted", "marriage", "declare", "claim", "card_points", "game_points",
             "closer", "rate")
 _MARKUP = re.compile(r"[<>|*_`\\[\]]")  # the glossary table prints terms as Markdown
+SPLIT = "…"   # joins the parts of a split form: "meldet sich … ab"
 _PLACEHOLDER = re.compile(r"%\(\w+\)[sd]|\{\{.*?\}\}")
 
 
@@ -52,7 +53,16 @@ class Term:
 
     def used_in(self, text: str) -> bool:
         """Whether the translation holds one of the stems at the start of a word."""
-        return any(re.search(rf"(?<!\w){re.escape(f)}", text, re.I) for f in self.forms)
+        return any(re.search(_form_pattern(f), text, re.I) for f in self.forms)
+
+
+def _form_pattern(form: str) -> str:
+    """A stem at the start of a word; a split form such as German "spielt … aus" (a separable
+    verb) matches its parts in order within one sentence, the last part a whole word."""
+    parts = [re.escape(p.strip()) for p in form.split(SPLIT)]
+    if len(parts) == 1:
+        return rf"(?<!\w){parts[0]}"
+    return r"(?<!\w)" + r"[^.!?]*?(?<!\w)".join(parts) + r"(?!\w)"
 
 
 def source_path(locales: Path) -> Path:

@@ -24,7 +24,7 @@ FIXTURE = {
     "stock": ("mazo", ["mazo"]), "indicator": ("muestra", ["muestra"]),
     "close": ("cerrar", ["cerr", "cierr"]), "exhausted": ("agotado", ["agot"]),
     "marriage": ("matrimonio", ["matrimonio"]), "declare": ("cantar", ["cant"]),
-    "claim": ("reclamar", ["reclam"]), "card_points": ("tantos", ["tanto"]),
+    "claim": ("reclamar", ["reclam", "se … planta"]), "card_points": ("tantos", ["tanto"]),
     "game_points": ("piedras", ["piedra"]), "closer": ("cerrador", ["cerrador"]),
     "rate": ("tarifa", ["tarifa"]),
 }
@@ -86,6 +86,14 @@ CASES = [
     ("Game points add up.", "Los puntos se suman.", ["'game points'"]),
     ("superbly", "sin palabras", []),
     ("It leads nowhere.", "No sale.", []),
+    # a split form (a separable verb, German "meldet sich … ab"): its parts in order, in one
+    # sentence, the last a whole word
+    ("She claims.", "Se planta.", []),
+    ("She claims.", "Se planta con %(points)s.", []),
+    ("She claims.", "Se va. Planta.", ["'claim'"]),
+    ("She claims.", "Planta se.", ["'claim'"]),
+    ("She claims.", "Se plantará.", ["'claim'"]),
+    ("The stock is open.", "Se planta el mazo.", ["'reclamar' is reserved"]),
 ]
 
 
