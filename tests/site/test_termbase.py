@@ -87,10 +87,11 @@ CASES = [
     ("superbly", "sin palabras", []),
     ("It leads nowhere.", "No sale.", []),
     # a split form (a separable verb, German "meldet sich … ab"): its parts in order, in one
-    # sentence, the last a whole word
+    # clause, the last a whole word
     ("She claims.", "Se planta.", []),
     ("She claims.", "Se planta con %(points)s.", []),
     ("She claims.", "Se va. Planta.", ["'claim'"]),
+    ("She claims.", "Se va, planta.", ["'claim'"]),
     ("She claims.", "Planta se.", ["'claim'"]),
     ("She claims.", "Se plantará.", ["'claim'"]),
     ("The stock is open.", "Se planta el mazo.", ["'reclamar' is reserved"]),
