@@ -58,7 +58,7 @@ class Term:
 
 def _form_pattern(form: str) -> str:
     """A stem at the start of a word; a split form such as German "spielt … aus" (a separable
-    verb) matches its parts in order within one clause (no punctuation between), the last part a whole word."""
+    verb) matches its parts in order within one clause, the last part a whole word."""
     parts = [re.escape(p.strip()) for p in form.split(SPLIT)]
     if len(parts) == 1:
         return rf"(?<!\w){parts[0]}"
