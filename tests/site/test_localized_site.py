@@ -21,10 +21,11 @@ import pytest
 from babel.messages.pofile import read_po, write_po
 
 from mariage.site import catalogs, interface
+from helpers import site_languages
 
 ROOT = Path(__file__).resolve().parents[2]
 COPY = ["rules", "locales", "templates", "examples", "docs", "overrides", "mkdocs.yml"]
-LANGS = ["es", "pt", "fr", "it"]
+LANGS = site_languages()[1:]
 RANK = "rank letter"
 FIXTURE: dict[str, dict[tuple[str | None, str], str]] = {
     "es": {("interface", "Made with"): "Hecho con",
@@ -50,7 +51,7 @@ def _complete(po: Path, lang: str) -> None:
     """Fill the fixture's messages that the shipped catalog leaves untranslated or fuzzy."""
     with po.open("rb") as handle:
         catalog = read_po(handle, locale=lang)
-    for (context, msgid), text in FIXTURE[lang].items():
+    for (context, msgid), text in FIXTURE.get(lang, {}).items():
         message = catalog.get(msgid, context=context)
         assert message is not None, f"{msgid!r} is not in the catalog: run `mariage catalogs update`"
         if not message.string or message.fuzzy:

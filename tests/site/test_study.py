@@ -11,6 +11,7 @@ import pytest
 from mariage.engine.profile import default_profile
 from mariage.site.pages import SiteSource, render_site
 from mariage.site.study import STUDY_DEALS, close_study
+from helpers import site_languages
 
 
 @pytest.fixture(scope="module")
@@ -67,7 +68,7 @@ def strategy_pages():
     return {p.lang: p.text for p in render_site(SiteSource()) if p.path == "strategy.md"}
 
 
-@pytest.mark.parametrize("lang", ["en", "es", "pt", "fr", "it"])
+@pytest.mark.parametrize("lang", site_languages())
 def test_the_strategy_page_prints_the_study(study, strategy_pages, lang):
     page = strategy_pages[lang]
     for band in study:

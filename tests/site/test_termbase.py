@@ -11,9 +11,10 @@ from babel.messages.catalog import Message
 
 from mariage.site import catalogs, termbase, translate
 from mariage.engine.errors import SourceError
+from helpers import site_languages
 
 ROOT = Path(__file__).resolve().parents[2]
-LANGS = ["es", "pt", "fr", "it"]
+LANGS = site_languages()[1:]
 LOCALES = ROOT / "locales"
 
 # A made-up language: every concept gets a distinct stem, so that each case tests one rule.
