@@ -117,7 +117,7 @@ def _run(args: argparse.Namespace) -> int:
 
 
 def _project(folder: str | None):
-    from .site.project import Project
+    from .site.read.project import Project
 
     return Project.at(Path(folder)) if folder else Project.find()
 
@@ -126,7 +126,7 @@ _LANGUAGE_CODE = re.compile(r"[a-z]{2,3}(_[A-Z]{2})?")
 
 
 def _catalogs(project, args) -> int:
-    from .site import catalogs, translate
+    from .site.read import catalogs, translate
 
     action, langs = args.action, args.langs
     for lang in langs:
@@ -184,12 +184,12 @@ def _catalogs(project, args) -> int:
 
 def _examples(project, profile, names: Sequence[str], timeout: float) -> int:
     """Render each example in every language and run its doctests, as the build does."""
-    from .site.examples import all_examples
-    from .site.pages import SiteSource
+    from .site.replay.examples import all_examples
+    from .site.render.pages import SiteSource
 
     source = SiteSource.of(project, profile)
     chosen = [e for e in all_examples(project.examples, profile) if not names or e.name in names]
-    from .site.doctests import DoctestWorker
+    from .site.replay.doctests import DoctestWorker
     with DoctestWorker(timeout) as worker:
         failed = sum(not _verify_one(source, example, worker) for example in chosen)
     unknown = set(names) - {e.name for e in chosen}
@@ -201,7 +201,7 @@ def _examples(project, profile, names: Sequence[str], timeout: float) -> int:
 
 
 def _verify_one(source, example, worker) -> bool:
-    from .site.generate import verify_examples
+    from .site.build.generate import verify_examples
 
     try:
         count = verify_examples(source, example, worker)

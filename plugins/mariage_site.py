@@ -5,7 +5,7 @@ Thin by design: all the work is in `mariage.site`. Installed as `mariage_mkdocs.
 - renders every page of every language (verifying the examples) into a generated docs folder
   and points `docs_dir` at it; a mistake stops the build before anything is written;
 - holds the project's build lock, writes into its own scratch folders, and publishes into
-  `site_dir` only when MkDocs has decided the build succeeded (see `mariage.site.publish`),
+  `site_dir` only when MkDocs has decided the build succeeded (see `mariage.site.build.publish`),
   so a failed build leaves the previous site untouched;
 - checks every catalog message: a strict build fails on a mistake, any other build (`mkdocs
   serve`) shows the English text instead and warns; a language under `min_translated` percent
@@ -34,11 +34,13 @@ from mkdocs.plugins import BasePlugin, event_priority
 from markupsafe import escape
 
 from mariage.engine.errors import MariageError
-from mariage.site import catalogs, interface, publish
-from mariage.site.pages import SiteSource
-from mariage.site.project import DEFAULT_MIN_TRANSLATED, Project
-from mariage.site.doctests import EXAMPLE_TIMEOUT
-from mariage.site.generate import NAV_SECTIONS, check_catalogs, generate, not_found_notes
+from mariage.site.read import catalogs
+from mariage.site.render import interface
+from mariage.site.build import publish
+from mariage.site.render.pages import SiteSource
+from mariage.site.read.project import DEFAULT_MIN_TRANSLATED, Project
+from mariage.site import EXAMPLE_TIMEOUT
+from mariage.site.build.generate import NAV_SECTIONS, check_catalogs, generate, not_found_notes
 
 log = logging.getLogger("mkdocs.plugins.mariage")
 _HEAD_ALTERNATE = re.compile(r'\s*<link rel="alternate" href="[^"]*" hreflang="[^"]*">')

@@ -14,7 +14,7 @@ ROOT = Path(__file__).resolve().parent.parent
 def site_languages() -> list[str]:
     """The site's languages, English first: the i18n plugin's list in mkdocs.yml, the one list
     the pages, the selector and these tests follow (a new language needs no test edited)."""
-    from mariage.site.project import configured_languages
+    from mariage.site.read.project import configured_languages
 
     languages = configured_languages(ROOT / "mkdocs.yml")
     assert languages, "mkdocs.yml lists no languages"

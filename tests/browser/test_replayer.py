@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from mariage.site.examples import read_example
+from mariage.site.replay.examples import read_example
 
 from browser.sitecheck import LANGS, PHONE, ROOT, visit
 

@@ -13,9 +13,9 @@ import pytest
 
 from conftest import ROOT
 from helpers import site_languages, with_plugin_options
-from mariage.site.generate import generate
-from mariage.site.pages import SiteSource
-from mariage.site.project import Project
+from mariage.site.build.generate import generate
+from mariage.site.render.pages import SiteSource
+from mariage.site.read.project import Project
 
 # The tutorial's worked example, re-dealt from a 20-card pack: the same story (B takes Jc + Qd
 # and declares spades; A takes As + Ks and 10d + Qs, declares hearts and claims).

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from mariage.site.project import Project
+from mariage.site.read.project import Project
 
 ROOT = Path(__file__).resolve().parents[2]
 MKDOCS = [sys.executable, "-m", "mkdocs"]

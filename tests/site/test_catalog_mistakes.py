@@ -19,12 +19,13 @@ from typing import Callable
 
 import pytest
 
-from mariage.site import catalogs
-from mariage.site.doctests import DoctestWorker
-from mariage.site.examples import read_example
-from mariage.site.generate import (CatalogError, check_catalogs, check_examples,
-                                   render_examples, replay_examples)
-from mariage.site.pages import SiteSource, base_context, mark_fallbacks, page_templates, render
+from mariage.site.read import catalogs
+from mariage.site.replay.doctests import DoctestWorker
+from mariage.site.replay.examples import read_example
+from mariage.site.build.generate import (CatalogError, check_catalogs, check_examples,
+                                         render_examples, replay_examples)
+from mariage.site.render.pages import SiteSource, page_templates
+from mariage.site.render.templating import base_context, mark_fallbacks, render
 
 ROOT = Path(__file__).resolve().parents[2]
 FR = "fr/LC_MESSAGES/messages.po"
@@ -374,7 +375,7 @@ def test_build_lenient_shows_english_tagged_and_warns(broken_project):
     ("# mais # nesta página", False),          # doubled
 ])
 def test_the_themes_count_placeholder_is_kept_but_may_move(string, ok):
-    from mariage.site import checks
+    from mariage.site.read import checks
 
     entry = checks.Entry(("# more on this page",), (string,), 2, "interface")
     failures = [c.id for c, _ in checks.check_entry(entry)]

@@ -11,13 +11,13 @@ from pathlib import Path
 import pytest
 
 from mariage.engine.errors import SourceError
-from mariage.site import catalogs, translate
-from mariage.site.pages import SiteSource
-from mariage.site.project import Project
+from mariage.site.read import catalogs, translate
+from mariage.site.render.pages import SiteSource
+from mariage.site.read.project import Project
 
 ROOT = Path(__file__).resolve().parents[2]
 COPY = ["rules", "locales", "templates", "examples", "docs", "overrides", "mkdocs.yml",
-        "babel.cfg", "mariage/site/generate.py"]
+        "babel.cfg", "mariage/site/build/generate.py"]
 OLD = "The numbers on these pages are not typed by hand"
 NEW = "The numbers on these pages are never typed by hand"
 

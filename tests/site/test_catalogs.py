@@ -5,10 +5,10 @@ from pathlib import Path
 
 import pytest
 
-from mariage.site import catalogs, checks, translate
-from mariage.site.pages import SiteSource
-from mariage.site.generate import CatalogError, check_catalogs
-from mariage.site.project import Project
+from mariage.site.read import catalogs, checks, plurals, translate
+from mariage.site.render.pages import SiteSource, render_site
+from mariage.site.build.generate import CatalogError, check_catalogs
+from mariage.site.read.project import Project
 from mariage.engine.errors import SourceError
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -35,7 +35,7 @@ def test_each_catalog_has_no_broken_previous_text_comments(lang):
 ])
 def test_a_new_catalog_gets_the_languages_plural_rule(lang, forms):
     """GNU gettext's rules, as Poedit and Weblate write them, each agreeing with CLDR."""
-    assert checks.expected_plural_forms(lang) == forms
+    assert plurals.expected_plural_forms(lang) == forms
 
 
 @pytest.mark.parametrize("lang,forms,ok", [
@@ -147,14 +147,14 @@ def test_the_status_page_rounds_down(locales_copy):
     s = catalogs.stats("fr", locales_copy)
     assert (s.translated, s.fuzzy, s.untranslated, s.total, s.percent) == (452, 2, 1, 455, 99)
     assert catalogs.Stats("x", 453, 2, 0).percent == 99
-    page = next(p.text for p in __import__("mariage.site.pages", fromlist=["x"]).render_site(
+    page = next(p.text for p in render_site(
         SiteSource(locales=locales_copy)) if p.path == "translation-status.md" and p.lang == "en")
     assert "| Français (`fr`) | 452 | 2 | 1 | 99% |" in page   # English: no space
 
 
 def test_the_status_page_counts_each_catalog():
     stats = {s.lang: s for s in (catalogs.stats(l, LOCALES) for l in LANGS)}
-    pages = {p.lang: p.text for p in __import__("mariage.site.pages", fromlist=["x"]).render_site(SiteSource())
+    pages = {p.lang: p.text for p in render_site(SiteSource())
              if p.path == "translation-status.md"}
     for lang, s in stats.items():
         row = next(line for line in pages["en"].splitlines() if f"(`{lang}`)" in line)

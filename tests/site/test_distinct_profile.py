@@ -10,7 +10,7 @@ import pytest
 
 from conftest import DISTINCT
 from mariage.engine.profile import load_profile
-from mariage.site.pages import SiteSource, render_site
+from mariage.site.render.pages import SiteSource, render_site
 
 PAGES = {(p.lang, p.path): p.text for p in render_site(SiteSource(profile=load_profile(DISTINCT)))}
 

@@ -6,9 +6,9 @@ import re
 
 import pytest
 
-from mariage.site.pages import SiteSource, render_site
-from mariage.site.generate import generate
-from mariage.site.examples import all_examples
+from mariage.site.render.pages import SiteSource, render_site
+from mariage.site.build.generate import generate
+from mariage.site.replay.examples import all_examples
 
 
 @pytest.fixture(scope="module")

@@ -5,7 +5,7 @@ from pathlib import Path
 import pytest
 
 from mariage.engine.errors import SourceError
-from mariage.site.examples import all_examples, read_example
+from mariage.site.replay.examples import all_examples, read_example
 
 ROOT = Path(__file__).resolve().parents[2]
 WORKED = (ROOT / "examples" / "07-marriage-claim.md").read_text(encoding="utf-8")

@@ -20,7 +20,8 @@ from pathlib import Path
 import pytest
 from babel.messages.pofile import read_po, write_po
 
-from mariage.site import catalogs, interface
+from mariage.site.read import catalogs
+from mariage.site.render import interface
 from helpers import site_languages
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -6,9 +6,10 @@ from pathlib import Path
 import pytest
 from babel.messages.pofile import read_po, write_po
 
-from mariage.site import catalogs
+from mariage.site.read import catalogs
 from mariage.engine.errors import SourceError
-from mariage.site.pages import SiteSource, base_context, environment, render, render_site
+from mariage.site.render.pages import SiteSource, render_site
+from mariage.site.render.templating import base_context, environment, render
 from mariage.engine.profile import default_profile, load_profile
 
 from conftest import DISTINCT, PROFILE
@@ -166,5 +167,5 @@ def test_no_generated_table_is_broken_by_blank_lines(profile):
 ])
 def test_english_fallback_text_is_tagged_where_html_allows(marked, shown):
     """Running text gets <span lang="en">; attributes, code and split marks stay plain."""
-    from mariage.site.pages import mark_fallbacks
+    from mariage.site.render.templating import mark_fallbacks
     assert mark_fallbacks(marked) == shown

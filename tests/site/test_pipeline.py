@@ -5,10 +5,11 @@ from pathlib import Path
 
 import pytest
 
-from mariage.site import generate as pipeline
-from mariage.site.examples import ExampleFailed, read_example
-from mariage.site.doctests import DoctestWorker
-from mariage.site.pages import RenderedPage, SiteSource
+from mariage.site.build import generate as pipeline
+from mariage.site.replay.doctests import DoctestWorker, ExampleFailed
+from mariage.site.replay.examples import read_example
+from mariage.site.render.templating import RenderedPage
+from mariage.site.render.pages import SiteSource
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -45,7 +46,7 @@ def test_the_check_stage_runs_the_doctests_of_a_hand_made_page(worked):
     """Stage 4 reads pages as plain data: a page whose doctest expects a wrong number fails,
     naming the example and the language."""
     _, example = worked
-    text = ("# t\n\n```python\n>>> from mariage.site.examples import load\n"
+    text = ("# t\n\n```python\n>>> from mariage.site.replay.examples import load\n"
             ">>> load('07-marriage-claim', stop=-1).points('A')\n69\n```\n")
     page = RenderedPage("es", "examples/07-marriage-claim.md", text, example.relpath)
     with DoctestWorker() as worker, pytest.raises(ExampleFailed) as caught:

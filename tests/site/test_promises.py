@@ -11,10 +11,11 @@ from babel.messages.catalog import Catalog
 from babel.messages.pofile import write_po
 from babel.support import NullTranslations
 
-from mariage.site import catalogs
-from mariage.site.examples import all_examples
-from mariage.site.pages import (RenderedPage, SiteSource, collate, environment, render_site,
-                                translated, write_pages)
+from mariage.site.read import catalogs
+from mariage.site.replay.examples import all_examples
+from mariage.site.render.templating import RenderedPage, collate, environment, translated
+from mariage.site.render.pages import SiteSource, render_site
+from mariage.site.build.generate import write_pages
 
 ROOT = Path(__file__).resolve().parents[2]
 ATTACK = '<img src=x onerror="alert(1)">'

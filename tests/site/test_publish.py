@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 
 from helpers import with_plugin_options
-from mariage.site import publish
+from mariage.site.build import publish
 
 ROOT = Path(__file__).resolve().parents[2]
 MKDOCS = [sys.executable, "-m", "mkdocs", "build", "--strict"]

@@ -10,8 +10,8 @@ import pytest
 
 from mariage.engine.errors import SourceError
 from mariage.engine.profile import default_profile, load_profile
-from mariage.site.pages import SiteSource, render_site
-from mariage.site.tables import score_sheet
+from mariage.site.render.pages import SiteSource, render_site
+from mariage.site.render.tables import score_sheet
 from helpers import site_languages
 
 ROOT = Path(__file__).resolve().parents[2]

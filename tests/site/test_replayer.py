@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from mariage.site.examples import all_examples, read_example
-from mariage.site.replayer import perfect_play, steps
+from mariage.site.replay.examples import all_examples, read_example
+from mariage.site.replay.replayer import perfect_play, steps
 
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLES = [e for e in all_examples(ROOT / "examples") if not e.is_game]

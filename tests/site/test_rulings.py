@@ -14,9 +14,10 @@ from babel.support import NullTranslations
 
 from mariage.engine.errors import SourceError
 from mariage.engine.profile import default_profile, load_profile
-from mariage.site.generate import generate
-from mariage.site.pages import RenderedPage, SiteSource, base_context, translated
-from mariage.site.rulings import add_rulings_pages, link_citations, mentions
+from mariage.site.build.generate import generate
+from mariage.site.render.templating import RenderedPage, base_context, translated
+from mariage.site.render.pages import SiteSource
+from mariage.site.render.rulings import add_rulings_pages, link_citations, mentions
 
 import sitehtml
 from helpers import site_languages
@@ -106,7 +107,7 @@ def test_mentions_name_the_faq_question_and_its_anchor():
 
 def test_every_language_has_a_rulings_page_naming_every_ruling():
     source = SiteSource()
-    from mariage.site.pages import render_site
+    from mariage.site.render.pages import render_site
     pages = add_rulings_pages(render_site(source), source)
     rulings = {p.lang: p.text for p in pages if p.path == "rulings.md"}
     assert set(rulings) == set(site_languages())
@@ -171,7 +172,7 @@ def test_each_rulings_page_has_an_anchor_per_ruling(built, lang):
 def test_the_rulings_pages_state_the_same_numbers_in_every_language():
     import re
     source = SiteSource()
-    from mariage.site.pages import render_site
+    from mariage.site.render.pages import render_site
     pages = {p.lang: p.text for p in add_rulings_pages(render_site(source), source)
              if p.path == "rulings.md"}
 

@@ -1,4 +1,4 @@
-"""The strategy page's closing study (mariage/site/study.py): what the solver says about closes.
+"""The strategy page's closing study (mariage/site/replay/study.py): what the solver says about closes.
 
 The expected edges and outcomes are worked out from the profile and the rulings by hand; the
 study's own figures are checked for what must hold whatever the seed, and on the page."""
@@ -9,8 +9,8 @@ import msgspec
 import pytest
 
 from mariage.engine.profile import default_profile
-from mariage.site.pages import SiteSource, render_site
-from mariage.site.study import STUDY_DEALS, close_study
+from mariage.site.render.pages import SiteSource, render_site
+from mariage.site.replay.study import STUDY_DEALS, close_study
 from helpers import site_languages
 
 

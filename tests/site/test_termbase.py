@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from babel.messages.catalog import Message
 
-from mariage.site import catalogs, termbase, translate
+from mariage.site.read import catalogs, termbase, translate
 from mariage.engine.errors import SourceError
 from helpers import site_languages
 

@@ -3,7 +3,7 @@ before : ; ? ! and inside « »), as the page text itself does."""
 
 import pytest
 
-from mariage.site.pages import environment, striptags
+from mariage.site.render.templating import environment, striptags
 
 
 @pytest.mark.parametrize("markup,text", [

@@ -7,10 +7,10 @@ import pytest
 from conftest import PROFILE, ROOT
 from mariage.engine.errors import SourceError
 from mariage.engine.profile import load_profile
-from mariage.site.examples import read_example
-from mariage.site.generate import generate
-from mariage.site.pages import SiteSource
-from mariage.site.variants import differences
+from mariage.site.replay.examples import read_example
+from mariage.site.build.generate import generate
+from mariage.site.render.pages import SiteSource
+from mariage.site.render.variants import differences
 from helpers import site_languages
 
 

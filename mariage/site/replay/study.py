@@ -15,11 +15,11 @@ import random
 from dataclasses import dataclass
 from typing import Any
 
-from ..engine.actions import Action
-from ..engine.cards import deck_for
-from ..engine.hand import Hand
-from ..engine.profile import Profile
-from ..engine.solver import solve
+from ...engine.actions import Action
+from ...engine.cards import deck_for
+from ...engine.hand import Hand
+from ...engine.profile import Profile
+from ...engine.solver import solve
 
 STUDY_DEALS = 200
 STUDY_SEED = 1966          # any fixed seed: the page must be the same at every build

@@ -22,7 +22,8 @@ import yaml
 from babel.messages.catalog import Catalog, Message
 
 from . import catalogs
-from ..engine.errors import SourceError
+from .checks import Problem
+from ...engine.errors import SourceError
 
 FILE = "termbase.yaml"
 CONCEPTS = ("trick", "lead", "follow_suit", "beat", "trump_in", "discard", "stock", "indicator",
@@ -195,10 +196,8 @@ def findings(message: Message, concepts: dict[str, Concept],
 
 
 def check(lang: str, catalog: Catalog, locales: Path) -> list[Any]:
-    """The termbase problems of one read catalog, as translate.Problem objects. Only shipped
+    """The termbase problems of one read catalog, as checks.Problem objects. Only shipped
     messages (translated, not fuzzy) are held to the termbase."""
-    from .translate import Problem
-
     path = catalogs.po_path(lang, locales)
     if not has_terms(lang, locales):
         return [Problem(path, None, "", f"termbase: {_shown(language_path(lang, locales))} is missing")]

@@ -19,12 +19,11 @@ from pathlib import Path
 from babel.messages.frontend import CommandLineInterface
 from babel.messages.pofile import read_po, write_po
 
-from . import catalogs, checks
+from . import catalogs, checks, plurals
 from . import termbase as terms
-from ..engine.errors import SourceError
+from ...engine.errors import SourceError
 from .checks import Problem
-from .pages import output_path
-from .project import Project
+from .project import Project, output_path
 
 __all__ = ["Problem", "extract", "update", "init", "check", "site_paths", "termbase"]
 
@@ -95,7 +94,7 @@ def site_paths(project: Project) -> dict[str, list[str]]:
         texts[f"examples/{example.name}"] = example.read_text(encoding="utf-8")
     pages["templates/example-run.md.j2"] = examples
     pages["templates/example-index.md.j2"] = ["/examples/"]
-    pages["mariage/site/generate.py"] = ["the navigation of every page", "/404.html"]
+    pages["mariage/site/build/generate.py"] = ["the navigation of every page", "/404.html"]
     for partial in sorted(project.templates.glob("_*.j2")):
         users = _users(partial.name, texts, project.templates)
         pages[f"templates/{partial.name}"] = [u for source in users for u in pages[source]]
@@ -170,7 +169,7 @@ def init(project: Project, lang: str) -> Path:
         tmp.unlink(missing_ok=True)
         raise SourceError(pot, f"GNU msginit could not start the {lang} catalog")
     text = tmp.read_text(encoding="utf-8")
-    text = _set_header(text, "Plural-Forms", checks.expected_plural_forms(lang))
+    text = _set_header(text, "Plural-Forms", plurals.expected_plural_forms(lang))
     text = _set_header(text, "Content-Type", "text/plain; charset=UTF-8")
     text = _set_header(text, "Language", lang)
     tmp.write_text(text, encoding="utf-8")

@@ -20,14 +20,16 @@ from typing import Any
 from jinja2 import Environment, Template, TemplateError
 from markupsafe import escape
 
-from . import catalogs, replayer
-from ..engine.errors import MariageError, SourceError
-from .doctests import EXAMPLE_TIMEOUT, DoctestWorker
-from .examples import WORKED_EXAMPLE, Example, all_examples, claim_summary, verify
-from .pages import (FALLBACK_CLOSE, FALLBACK_OPEN, RenderedPage, SiteSource, base_context,
-                    error_line, mark_fallbacks, render, render_site, write_pages)
-from .rulings import add_rulings_pages
-from .variants import render_variants
+from ...engine.errors import MariageError, SourceError
+from ..read import catalogs
+from ..replay import replayer
+from ..replay.doctests import EXAMPLE_TIMEOUT, DoctestWorker, verify
+from ..replay.examples import WORKED_EXAMPLE, Example, all_examples, claim_summary
+from ..render.pages import SiteSource, render_site
+from ..render.rulings import add_rulings_pages
+from ..render.templating import (FALLBACK_CLOSE, FALLBACK_OPEN, RenderedPage, base_context,
+                                 error_line, mark_fallbacks, render)
+from ..render.variants import render_variants
 
 _ = lambda message: message  # noqa: E731 - marks navigation titles for extraction
 
@@ -174,3 +176,31 @@ def generate(out: Path, source: SiteSource, static: Path | None = None,
         check_examples(pages, examples, worker)                         # 4. check
     write_pages(pages, out, static)                                     # 5. write
     return pages
+
+
+def write_pages(pages: list[RenderedPage], out: Path, static: Path | None = None) -> int:
+    """Write pages under out/<lang>/, touching only files whose text changed (so `mkdocs
+    serve`, which watches out/, does not loop); stale files are removed. The `assets/` folder
+    of `static` (docs/) is copied too; docs/ notes such as translators.md are not pages.
+    Returns the number of files written."""
+    wanted: dict[Path, bytes] = {out / p.lang / p.path: p.text.encode("utf-8") for p in pages}
+    if static is not None and (static / "assets").is_dir():
+        for src in (static / "assets").rglob("*"):
+            if src.is_file():
+                wanted[out / src.relative_to(static)] = src.read_bytes()
+    written = 0
+    for path, data in wanted.items():
+        if path.exists() and path.read_bytes() == data:
+            continue
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = path.with_name(path.name + ".tmp")
+        tmp.write_bytes(data)
+        tmp.replace(path)
+        written += 1
+    if out.exists():
+        for old in sorted(out.rglob("*"), reverse=True):
+            if old.is_file() and old not in wanted:
+                old.unlink()
+            elif old.is_dir() and not any(old.iterdir()):
+                old.rmdir()
+    return written

@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable
 
-from ..engine.errors import SourceError
+from ...engine.errors import SourceError
 
 LOCK = "build.lock"
 _AT_FDCWD, _RENAME_EXCHANGE = -100, 2

@@ -13,8 +13,9 @@ from typing import Any
 
 import yaml
 
-from ..engine.errors import SourceError
-from ..engine.profile import PROJECT_PROFILE
+from ...engine.errors import SourceError
+from ...engine.profile import PROJECT_PROFILE
+from . import catalogs
 
 CONFIG = "mkdocs.yml"
 DEFAULT_MIN_TRANSLATED = 80
@@ -38,8 +39,6 @@ class Project:
     def languages(self) -> list[str]:
         """The site's languages, the source first: the i18n plugin's list in mkdocs.yml (the
         one list everything follows), checked against the catalogs in locales/."""
-        from . import catalogs
-
         configured = configured_languages(self.config)
         if configured is None:
             return [catalogs.SOURCE_LANGUAGE] + catalogs.catalog_languages(self.locales)
@@ -136,3 +135,9 @@ def configured_languages(config: Path) -> list[str] | None:
                           "with a `locale`", key="plugins.i18n.languages")
     default = [e["locale"] for e in entries if e.get("default")]
     return default[:1] + [e["locale"] for e in entries if e["locale"] not in default[:1]]
+
+
+def output_path(template: str) -> str:
+    """Where a page template's page goes in each language's tree: `pages/rules.md.j2` ->
+    `rules.md`."""
+    return template.removeprefix("pages/").removesuffix(".j2")

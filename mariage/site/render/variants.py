@@ -10,8 +10,8 @@ from typing import Any
 
 from jinja2 import Environment
 
-from ..engine.profile import Profile, load_profile
-from .pages import RenderedPage, base_context, render
+from ...engine.profile import Profile, load_profile
+from .templating import RenderedPage, base_context, render
 
 VARIANTS = Path("rules") / "variants"
 TEMPLATE = "variant.md.j2"

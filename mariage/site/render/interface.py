@@ -13,7 +13,7 @@ from __future__ import annotations
 from babel.support import NullTranslations
 from markupsafe import escape
 
-from . import catalogs
+from ..read import catalogs
 from .pages import SiteSource
 
 

@@ -18,8 +18,9 @@ from typing import Iterator
 from babel.support import NullTranslations
 from markdown.extensions.toc import slugify, unique
 
-from ..engine.errors import SourceError
-from .pages import RenderedPage, SiteSource, base_context, render, translated
+from ...engine.errors import SourceError
+from .pages import SiteSource
+from .templating import RenderedPage, base_context, render, translated
 
 RULINGS_PAGE = "rulings.md"
 RULINGS_TEMPLATE = "rulings.md.j2"

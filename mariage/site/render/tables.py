@@ -11,11 +11,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..engine.errors import SourceError
-from ..engine.game import Game
-from ..engine.hand import Hand
-from ..engine.notation import ReplayError, load_record_file, replay_hand
-from ..engine.profile import Profile
+from ...engine.errors import SourceError
+from ...engine.game import Game
+from ...engine.hand import Hand
+from ...engine.notation import ReplayError, load_record_file, replay_hand
+from ...engine.profile import Profile
 
 SCORE_SHEET = Path("records") / "score-sheet.yaml"     # under the project's examples/
 

@@ -1,7 +1,7 @@
 """Run the examples' doctests in one worker process per build, each page under a time limit.
 
 A doctest is code: an example contribution could loop forever or exhaust memory. The build
-sends each rendered page to a worker (`python -m mariage.site.doctests`) with the build's
+sends each rendered page to a worker (`python -m mariage.site.replay.doctests`) with the build's
 profile; the worker reports each statement's line before running it, so a page that overruns
 its time is stopped and named with the line that never finished. The worker's memory is capped.
 
@@ -21,9 +21,11 @@ import time
 from pathlib import Path
 from typing import Any
 
-from . import EXAMPLE_TIMEOUT
-
-from ..engine.errors import MariageError
+from .. import EXAMPLE_TIMEOUT
+from ...engine.errors import MariageError
+from ...engine.profile import Profile
+from . import examples
+from .examples import CODE_BLOCK, Example
 
 WORKER_MEMORY = 1 << 30                # bytes of address space for the worker
 STARTUP_TIMEOUT = 120.0
@@ -78,7 +80,7 @@ class DoctestWorker:
 
     def _start(self) -> subprocess.Popen[bytes]:
         if self._proc is None:
-            self._proc = subprocess.Popen([sys.executable, "-m", "mariage.site.doctests"],
+            self._proc = subprocess.Popen([sys.executable, "-m", "mariage.site.replay.doctests"],
                                           stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                           bufsize=0, env=_worker_env())
             self._buffer = b""
@@ -127,9 +129,6 @@ def _write_all(proc: subprocess.Popen[bytes], data: bytes) -> None:
 
 def _serve() -> None:
     """The worker's loop: one request in, progress lines and one result out."""
-    from ..engine.profile import Profile
-    from . import examples
-
     resource.setrlimit(resource.RLIMIT_AS, (WORKER_MEMORY, WORKER_MEMORY))
     out = os.fdopen(os.dup(sys.stdout.fileno()), "w", buffering=1)
     sys.stdout = sys.stderr          # a doctest's own prints must not garble the protocol
@@ -152,6 +151,22 @@ def _serve() -> None:
             examples._BUILD.reset(token)
         out.write(json.dumps({"failures": failures}) + "\n")
 
+
+
+class ExampleFailed(MariageError):
+    pass
+
+
+def verify(example: Example, markdown: str, lang: str, worker: DoctestWorker) -> None:
+    """Fail, naming the example, the language and the line, if a doctest of the page fails;
+    the doctests run in `worker`, under this build's profile and within its time limit."""
+    if not CODE_BLOCK.search(markdown):
+        raise ExampleFailed(f"{example.relpath} ({lang}): the example has no doctest")
+    failures = worker.run(markdown, f"{example.relpath} ({lang})", example.body,
+                          example.path.parent, example.profile)
+    if failures:
+        raise ExampleFailed(f"{example.relpath} ({lang}), {failures[0]}"
+                            + (f" (and {len(failures) - 1} more)" if len(failures) > 1 else ""))
 
 if __name__ == "__main__":
     _serve()

@@ -17,7 +17,7 @@ from babel.messages.mofile import write_mo
 from babel.messages.pofile import PoFileError, read_po
 from babel.support import NullTranslations, Translations
 
-from ..engine.errors import SourceError
+from ...engine.errors import SourceError
 from . import checks
 from .checks import Problem
 
@@ -169,7 +169,7 @@ def _check_catalog(lang: str, path: Path) -> CheckedCatalog:
     except (PoFileError, ValueError) as exc:
         if any(p.check == checks.PLURAL_RULE.id for p in problems):
             return result          # already said: the header and the forms disagree
-        result.problems.append(checks._file_problem(path, getattr(exc, "lineno", None), "",
+        result.problems.append(checks.file_problem(path, getattr(exc, "lineno", None), "",
                                                     checks.SYNTAX, f"Babel cannot read it: {exc}"))
         return result
     lines = text.splitlines()

@@ -18,14 +18,13 @@ from typing import Any, Callable
 
 import yaml
 
-from ..engine import bounded
-from ..engine.errors import MariageError, SourceError
-from ..engine.game import Game
-from ..engine.hand import Hand
-from ..engine.notation import ReplayError, replay_hand
-from ..engine.profile import Profile, default_profile, load_profile
-from .doctests import DoctestWorker
-from .project import Project
+from ...engine import bounded
+from ...engine.errors import MariageError, SourceError
+from ...engine.game import Game
+from ...engine.hand import Hand
+from ...engine.notation import ReplayError, replay_hand
+from ...engine.profile import Profile, default_profile, load_profile
+from ..read.project import Project
 
 FRONT_MATTER = re.compile(r"\A---\n(.*?\n)---\n", re.S)
 CODE_BLOCK = re.compile(r"^```python\n(.*?)^```", re.S | re.M)
@@ -236,19 +235,3 @@ def run_doctests(markdown: str, name: str, source: str | None = None,
         test = parser.get_doctest(match.group(1), globs, name, name, lineno)
         runner.run(test, out=lambda _: None, clear_globs=False)
     return runner.failures_seen
-
-
-class ExampleFailed(MariageError):
-    pass
-
-
-def verify(example: Example, markdown: str, lang: str, worker: DoctestWorker) -> None:
-    """Fail, naming the example, the language and the line, if a doctest of the page fails;
-    the doctests run in `worker`, under this build's profile and within its time limit."""
-    if not CODE_BLOCK.search(markdown):
-        raise ExampleFailed(f"{example.relpath} ({lang}): the example has no doctest")
-    failures = worker.run(markdown, f"{example.relpath} ({lang})", example.body,
-                          example.path.parent, example.profile)
-    if failures:
-        raise ExampleFailed(f"{example.relpath} ({lang}), {failures[0]}"
-                            + (f" (and {len(failures) - 1} more)" if len(failures) > 1 else ""))

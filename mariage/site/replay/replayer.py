@@ -9,9 +9,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..engine.actions import Action
-from ..engine.hand import Hand
-from ..engine.solver import solve
+from ...engine.actions import Action
+from ...engine.hand import Hand
+from ...engine.solver import solve
 from .examples import Example
 
 

@@ -2,27 +2,23 @@
 
 One table, used by the build (a failing message is never shipped) and by `mariage catalogs
 check`. Each check has an id and one line a translator reads; a `Problem` names the file, the
-msgstr's line, the msgid and what to do. File checks wrap GNU msgfmt (its errors put into
-plain words, at the right line) and compare the Plural-Forms header with CLDR through Babel.
+msgstr's line, the msgid and what to do. File checks wrap GNU msgfmt (`msgfmt.py`: its errors
+put into plain words, at the right line) and compare the Plural-Forms header with CLDR through
+Babel (`plurals.py`).
 """
 
 from __future__ import annotations
 
-import gettext
 import re
-import shutil
-import subprocess
 from collections import Counter
 from dataclasses import dataclass
-from functools import lru_cache
 from pathlib import Path
-from typing import Callable, Sequence
+from typing import Callable
 
 from babel import Locale, UnknownLocaleError
-from babel.localedata import locale_identifiers
 
-# Counts a page can show: the header must group them as the language does.
-PLURAL_SAMPLE = range(0, 1000)
+from . import msgfmt as gnu_msgfmt
+from . import plurals
 
 
 @dataclass(frozen=True)
@@ -237,97 +233,55 @@ LANGUAGE = Check("language", "the header's Language must be the catalog's folder
 FILE_CHECKS = [ENCODING, SYNTAX, PLURAL_RULE, LANGUAGE]
 
 
-def _file_problem(path: Path, line: int | None, msgid: str, check: Check, detail: str,
+def file_problem(path: Path, line: int | None, msgid: str, check: Check, detail: str,
                   hint: str | None = None) -> Problem:
     return Problem(path, line, msgid, detail, check=check.id, hint=hint or check.explanation)
 
 
 def check_encoding(path: Path, data: bytes) -> list[Problem]:
     if data.startswith(b"\xef\xbb\xbf"):
-        return [_file_problem(path, 1, "", ENCODING, "the file starts with a byte-order mark",
+        return [file_problem(path, 1, "", ENCODING, "the file starts with a byte-order mark",
                               "save it as UTF-8 without BOM")]
     declared = re.search(rb'^"Content-Type: [^"]*charset=([^\\"\s;]+)', data, re.M)
     charset = declared.group(1).decode("ascii", "replace") if declared else "(none)"
     line = data[:declared.start()].count(b"\n") + 1 if declared else 1
     if charset.lower().replace("_", "-") not in ("utf-8", "utf8"):
-        return [_file_problem(path, line, "", ENCODING, f"the header declares charset={charset}")]
+        return [file_problem(path, line, "", ENCODING, f"the header declares charset={charset}")]
     try:
         data.decode("utf-8")
     except UnicodeDecodeError as exc:
         bad = data[:exc.start].count(b"\n") + 1
-        return [_file_problem(path, bad, "", ENCODING,
+        return [file_problem(path, bad, "", ENCODING,
                               f"byte 0x{data[exc.start]:02x} is not UTF-8 (the file was saved in "
                               "another encoding, e.g. Latin-1)")]
     return []
 
 
-# GNU msgfmt's messages in plain words: (pattern, what happened, what to do). Its format and
-# plural-count complaints are left out: the message checks above say the same per message.
-_MSGFMT_OWN = re.compile(r"format specification|not a valid Python format string|"
-                         r"fatal error|location of the first definition")
-_HEADER_COUNT = re.compile(r"^nplurals = (\d+)\.\.\.$")
-_ENTRY_COUNT = re.compile(r"but some messages have (?:only )?(\w+) plural forms?")
-_MSGFMT: list[tuple[re.Pattern[str], str, str]] = [
-    (re.compile(r'keyword "(.*)" unknown'), 'a quotation mark " inside the text ends the string '
-     "early", r'write \" for each quotation mark inside a string'),
-    (re.compile(r"end-of-line within string"), "a string is not closed on its line",
-     'end the line with the closing "'),
-    (re.compile(r"end-of-file within string"), "the last string is not closed",
-     'end it with the closing "'),
-    (re.compile(r"invalid control sequence"), r"a backslash \ starts an unknown escape",
-     r'write \\ for a backslash, \" for a quotation mark'),
-    (re.compile(r"duplicate message definition"), "this msgid appears twice in the file",
-     "keep one of the two entries and delete the other"),
-    (re.compile(r"missing 'msgstr'"), "the entry has no msgstr line", 'add msgstr ""'),
-    (re.compile(r"msgid_plural|msgstr\[\d+\]"), "the entry mixes plural and non-plural lines",
-     "restore the entry as `mariage catalogs update` wrote it"),
-    (re.compile(r"invalid multibyte sequence|incomplete multibyte|invalid character"),
-     "the text is not valid in the declared charset", "save the file as UTF-8"),
-    (re.compile(r"plural expression|nplurals|Plural-Forms"), "the header's Plural-Forms is not "
-     "valid", "set it as `mariage catalogs init` writes it for the language"),
-    (re.compile(r"syntax error"), "the line is not valid PO syntax",
-     r'check for a quotation mark written " instead of \" or a missing quote'),
-]
-
-
 def msgfmt(path: Path, text: str) -> list[Problem]:
-    """GNU `msgfmt --check`, its errors in plain words at the right line (it writes
-    `file:line:column:`, and the column is not a line)."""
-    if shutil.which("msgfmt") is None:
-        return [_file_problem(path, None, "", SYNTAX, "GNU msgfmt is missing",
-                              "install gettext: apt-get install gettext, or brew install "
-                              "gettext")]
-    run = subprocess.run(["msgfmt", "--check", "-o", "/dev/null", "-"], input=text.encode(),
-                         capture_output=True)
-    if run.returncode == 0:
-        return []
-    lines = text.splitlines()
-    problems, understood = [], False
-    for raw in run.stderr.decode("utf-8", "replace").splitlines():
-        match = re.match(r"^<stdin>:(\d+):(?:\d+:)? (.*)$", raw)
-        if raw.startswith("msgfmt: ") and _MSGFMT_OWN.search(raw):
-            understood = True
-        if not match or "warning:" in raw:
-            continue
-        understood = True
-        if _MSGFMT_OWN.search(match.group(2)) or _HEADER_COUNT.match(match.group(2)):
-            continue
-        line = int(match.group(1)) - ("end-of-line within string" in raw)  # counted after the \n
-        if _ENTRY_COUNT.search(match.group(2)):
+    """GNU `msgfmt --check`'s complaints as problems, in plain words at the right line."""
+    if not gnu_msgfmt.available():
+        return [file_problem(path, None, "", SYNTAX, "GNU msgfmt is missing",
+                             "install gettext: apt-get install gettext, or brew install "
+                             "gettext")]
+    understood, found = gnu_msgfmt.complaints(text)
+    lines, problems = text.splitlines(), []
+    for line, message in found:
+        if gnu_msgfmt.miscounted(message):
             problems.append(_plural_count_problem(path, text, lines, line))
             continue
-        what, fix = _plain(match.group(2))
+        what, fix = gnu_msgfmt.plain(message)
         if "twice" in what:                    # msgfmt names the duplicate's msgid line
             line = next((i for i in range(line, min(len(lines), line + 50)) if
                          lines[i - 1].startswith("msgstr")), line)
         check = ENCODING if "UTF-8" in fix else PLURAL_RULE if "Plural-Forms" in what else SYNTAX
         if check is PLURAL_RULE:
             line = _plural_header_line(text)
-        problems.append(_file_problem(path, line, msgid_at(lines, line), check, what, fix))
+        problems.append(file_problem(path, line, gnu_msgfmt.msgid_at(lines, line), check, what,
+                                     fix))
     if not understood:
-        problems.append(_file_problem(path, None, "", SYNTAX, "GNU msgfmt refuses the file",
-                                      "open it in Poedit or run `msgfmt --check` on it to see "
-                                      "where"))
+        problems.append(file_problem(path, None, "", SYNTAX, "GNU msgfmt refuses the file",
+                                     "open it in Poedit or run `msgfmt --check` on it to see "
+                                     "where"))
     return problems
 
 
@@ -336,152 +290,32 @@ def _plural_count_problem(path: Path, text: str, lines: list[str], line: int) ->
     plural message agrees, else that message is."""
     counts = {len(re.findall(r"^msgstr\[\d+\]", entry, re.M))
               for entry in re.split(r"\n\s*\n", text) if "\nmsgid_plural " in "\n" + entry}
-    declared = plural_header(text)[1] or ""
+    declared = plurals.plural_header(text)[1] or ""
     if len(counts) == 1:
-        return _file_problem(path, _plural_header_line(text), "", PLURAL_RULE,
+        return file_problem(path, _plural_header_line(text), "", PLURAL_RULE,
                              f"Plural-Forms `{declared.strip()}` does not match the "
                              f"{counts.pop()} msgstr[n] forms of every plural message",
                              "set the header back, or run `mariage catalogs init` in a scratch "
                              "copy to see the rule for the language")
     at = next((i for i in range(line, min(len(lines), line + 50)) if
                lines[i - 1].startswith("msgstr")), line)
-    return _file_problem(path, at, msgid_at(lines, at), PLURAL_FORMS,
+    return file_problem(path, at, gnu_msgfmt.msgid_at(lines, at), PLURAL_FORMS,
                          "this message's number of msgstr[n] forms differs from the header's "
                          "Plural-Forms")
 
 
 def _plural_header_line(text: str) -> int:
-    offset = plural_header(text)[0]
+    offset = plurals.plural_header(text)[0]
     return text.count("\n", 0, offset) + 1 if offset is not None else 1
 
 
-def _plain(message: str) -> tuple[str, str]:
-    for pattern, what, fix in _MSGFMT:
-        match = pattern.search(message)
-        if match:
-            return match.expand(what), fix
-    return "the file is not valid gettext PO here", "compare the entry with its neighbours"
-
-
-def msgid_at(lines: Sequence[str], line: int) -> str:
-    """The msgid of the entry that holds `line` (1-based), '' for the header."""
-    for i in range(min(line, len(lines)) - 1, -1, -1):
-        match = re.match(r'^msgid "(.*)"$', lines[i])
-        if match:
-            return match.group(1).replace('\\"', '"')
-        if i < line - 1 and not lines[i].strip():
-            break
-    for i in range(min(line, len(lines)), len(lines)):
-        match = re.match(r'^msgid "(.*)"$', lines[i])
-        if match:
-            return match.group(1).replace('\\"', '"')
-        if not lines[i].strip():
-            break
-    return ""
-
-
-def plural_header(text: str) -> tuple[int | None, str | None]:
-    match = re.search(r'^"Plural-Forms:\s*([^"\\]*)', text, re.M)
-    if not match:
-        return None, None
-    return match.start(), match.group(1)
-
-
-@lru_cache(maxsize=None)
-def cldr_groupings(lang: str) -> frozenset[tuple[int, ...]]:
-    """How CLDR groups the sample counts for the language and each of its regions (European
-    and Brazilian Portuguese differ on 0); each grouping as the first count of each n's group."""
-    codes = [code for code in locale_identifiers()
-             if code == lang or (code.startswith(lang + "_") and "_" not in code[len(lang) + 1:])]
-    groupings = set()
-    for code in codes:
-        rule = Locale.parse(code).plural_form
-        groupings.add(_grouping([rule(n) for n in PLURAL_SAMPLE]))
-    return frozenset(groupings)
-
-
-def _grouping(labels: Sequence[object]) -> tuple[int, ...]:
-    first: dict[object, int] = {}
-    return tuple(first.setdefault(label, n) for n, label in enumerate(labels))
-
-
-def parse_plural_forms(forms: str) -> tuple[int, Callable[[int], int]]:
-    """`nplurals=N; plural=EXPR;` as (N, function); ValueError when it is not valid."""
-    match = re.fullmatch(r"\s*nplurals\s*=\s*(\d+)\s*;\s*plural\s*=\s*(.+?)\s*;?\s*", forms)
-    if not match:
-        raise ValueError("it is not of the form `nplurals=N; plural=EXPRESSION;`")
-    count = int(match.group(1))
-    if not 1 <= count <= 6:
-        raise ValueError(f"nplurals={count}: a language has 1 to 6 plural forms")
-    try:
-        return count, gettext.c2py(match.group(2))
-    except (ValueError, SyntaxError, RecursionError) as exc:
-        raise ValueError(f"the plural expression cannot be read ({exc})") from None
-
-
 def check_plural_rule(path: Path, lang: str, text: str) -> list[Problem]:
-    offset, forms = plural_header(text)
+    offset, forms = plurals.plural_header(text)
     line = text.count("\n", 0, offset) + 1 if offset is not None else 1
-    expected = expected_plural_forms(lang)
-    hint = f"for {lang!r} write `Plural-Forms: {expected}`"
-    if forms is None:
-        return [_file_problem(path, line, "", PLURAL_RULE, "the header has no Plural-Forms", hint)]
-    try:
-        count, rule = parse_plural_forms(forms)
-        indices = [rule(n) for n in PLURAL_SAMPLE]
-    except (ValueError, ZeroDivisionError, OverflowError, RecursionError) as exc:
-        return [_file_problem(path, line, "", PLURAL_RULE, f"Plural-Forms is not valid: {exc}",
-                              hint)]
-    if any(not 0 <= i < count for i in indices):
-        return [_file_problem(path, line, "", PLURAL_RULE, "Plural-Forms picks a form number "
-                              f"outside 0..{count - 1}", hint)]
-    categories = len(Locale.parse(lang).plural_form.tags | {"other"})
-    if count > categories:
-        return [_file_problem(path, line, "", PLURAL_RULE, f"nplurals={count}, but {lang!r} "
-                              f"has {categories} plural categories (CLDR)", hint)]
-    real = cldr_groupings(lang)
-    if real and _grouping(indices) not in real:
-        wrong = next(n for n in PLURAL_SAMPLE if all(g[n] != _grouping(indices)[n] for g in real))
-        return [_file_problem(path, line, "", PLURAL_RULE, f"Plural-Forms `{forms.strip()}` does "
-                              f"not match {lang!r}'s plural rule (CLDR), first at n={wrong}", hint)]
-    return []
-
-
-def expected_plural_forms(lang: str) -> str:
-    """The header a new catalog gets: GNU gettext's rule for the language when it agrees with
-    CLDR (two forms for French, as translators' tools write it), else Babel's CLDR rule."""
-    from babel.messages.plurals import get_plural
-    from babel.plural import to_gettext
-
-    gnu = _GNU_PLURALS.get(lang.split("_")[0])
-    if gnu and _matches_cldr(lang, gnu):
-        return gnu
-    babel_rule = str(get_plural(lang))
-    if _matches_cldr(lang, babel_rule):
-        return babel_rule
-    return to_gettext(Locale.parse(lang).plural_form)
-
-
-def _matches_cldr(lang: str, forms: str) -> bool:
-    try:
-        count, rule = parse_plural_forms(forms)
-        return _grouping([rule(n) for n in PLURAL_SAMPLE]) in cldr_groupings(lang)
-    except (ValueError, ZeroDivisionError):
-        return False
-
-
-# GNU gettext's rules (its manual, "Plural forms") for the languages most sites add.
-_GNU_PLURALS = {
-    **dict.fromkeys(["en", "de", "nl", "sv", "da", "no", "nb", "nn", "fo", "es", "pt", "it",
-                     "bg", "el", "fi", "et", "hu", "eo", "ca", "gl", "eu", "he"],
-                    "nplurals=2; plural=(n != 1);"),
-    **dict.fromkeys(["fr", "oc"], "nplurals=2; plural=(n > 1);"),
-    **dict.fromkeys(["ja", "ko", "zh", "vi", "th", "id", "tr"], "nplurals=1; plural=0;"),
-    "pl": "nplurals=3; plural=(n==1 ? 0 : n%10>=2 && n%10<=4 && (n%100<10 || n%100>=20) ? 1 : 2);",
-    **dict.fromkeys(["ru", "uk", "sr", "hr", "bs"], "nplurals=3; plural=(n%10==1 && n%100!=11 ? "
-                    "0 : n%10>=2 && n%10<=4 && (n%100<10 || n%100>=20) ? 1 : 2);"),
-    **dict.fromkeys(["cs", "sk"], "nplurals=3; plural=(n==1) ? 0 : (n>=2 && n<=4) ? 1 : 2;"),
-}
+    hint = f"for {lang!r} write `Plural-Forms: {plurals.expected_plural_forms(lang)}`"
+    detail = "the header has no Plural-Forms" if forms is None else plurals.rule_problem(lang,
+                                                                                         forms)
+    return [file_problem(path, line, "", PLURAL_RULE, detail, hint)] if detail else []
 
 
 def check_language(path: Path, lang: str, text: str) -> list[Problem]:
@@ -490,7 +324,7 @@ def check_language(path: Path, lang: str, text: str) -> list[Problem]:
         return []
     declared = match.group(1).strip().replace("-", "_")
     if declared.split("_")[0].lower() != lang.split("_")[0].lower():
-        return [_file_problem(path, text.count("\n", 0, match.start()) + 1, "", LANGUAGE,
+        return [file_problem(path, text.count("\n", 0, match.start()) + 1, "", LANGUAGE,
                               f"the header says Language: {declared}, but the catalog is in "
                               f"locales/{lang}/", "check that this is the right language's "
                               f"file, then set Language: {lang}")]
@@ -510,7 +344,7 @@ def check_file(path: Path, lang: str) -> tuple[str | None, list[Problem]]:
     try:
         data = path.read_bytes()
     except OSError as exc:
-        return None, [_file_problem(path, None, "", SYNTAX, f"cannot read the catalog "
+        return None, [file_problem(path, None, "", SYNTAX, f"cannot read the catalog "
                                     f"({exc.strerror})", "run `mariage catalogs init "
                                     f"{lang}` to start it")]
     problems = check_encoding(path, data)
