@@ -3,6 +3,7 @@ msgstr[n], and no command overwrites a catalog. New languages follow mkdocs.yml,
 
 from __future__ import annotations
 
+import re
 import shutil
 import subprocess
 import sys
@@ -59,6 +60,20 @@ def test_two_updates_keep_the_previous_text_and_the_translation(project):
     assert "# | msgid" not in second
     assert subprocess.run(["msgfmt", "--check", "-o", "/dev/null",
                            str(catalogs.po_path("fr", project.locales))]).returncode == 0
+
+
+def test_an_update_with_nothing_new_changes_no_file(project):
+    translate.update(project)
+    files = [translate.pot_path(project)] + [catalogs.po_path(lang, project.locales)
+                                             for lang in project.languages()[1:]]
+    for path in files:      # a date of long ago, in the template and every catalog alike
+        text = path.read_text(encoding="utf-8")
+        path.write_text(re.sub(r'"POT-Creation-Date: [^"]*"',
+                               r'"POT-Creation-Date: 2000-01-01 00:00+0000\\n"', text),
+                        encoding="utf-8")
+    before = [path.read_bytes() for path in files]
+    translate.update(project)
+    assert [path.read_bytes() for path in files] == before
 
 
 def test_update_notes_the_site_path_of_each_message(project):

@@ -48,12 +48,18 @@ def extract(project: Project) -> Path:
     """Write locales/messages.pot from the templates and examples (never edit it by hand); each
     message's notes say which site pages show it."""
     pot = pot_path(project)
+    before = pot.read_bytes() if pot.is_file() else None
     _pybabel(project, "extract", "-F", str(project.babel_config), "-o", str(pot), "--no-wrap",
              "--sort-by-file", "--add-comments=Translators:", "-k", "_",
              "--project=mariage", "--copyright-holder=The Mariage project",
              "--msgid-bugs-address=translations@mariage.invalid", ".")
     add_page_notes(pot, site_paths(project))
+    if before is not None and _CREATED.sub(b"", pot.read_bytes()) == _CREATED.sub(b"", before):
+        pot.write_bytes(before)   # only the date changed: no catalog header moves on update/init
     return pot
+
+
+_CREATED = re.compile(rb'^"POT-Creation-Date: [^"]*"$', re.M)
 
 
 def add_page_notes(pot: Path, paths: dict[str, list[str]]) -> None:
