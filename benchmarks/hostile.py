@@ -10,6 +10,11 @@ The catalog rows (C*, and L24 `catalogs init` overwriting) belong to issue 9 and
 re-run here; they are counted as the review left them.
 
     .venv/bin/python benchmarks/hostile.py [path/to/reliability.md]
+    .venv/bin/python benchmarks/hostile.py --catalogs     # the catalog size rows only
+
+The catalog rows (third review: C25, NC13) time `mariage catalogs check fr` on a catalog with
+one oversized message: the check must stay linear (a refused message is not read further), so
+a 5 MB msgstr costs about what reading 5 MB costs, and 65,000 repeats of a placeholder nothing.
 """
 
 from __future__ import annotations
@@ -112,7 +117,63 @@ def privileged_verdicts() -> dict[str, bool]:
     return results
 
 
+def _catalog_with(folder: Path, msgid: str, msgstr: str) -> Path:
+    """A copy of locales/ whose French `msgid` is translated as `msgstr`."""
+    locales = folder / "locales"
+    shutil.copytree(ROOT / "locales", locales)
+    po = locales / "fr/LC_MESSAGES/messages.po"
+    text = po.read_text(encoding="utf-8")
+    at = text.index(f'msgid "{msgid}"')
+    start = text.index("msgstr", at)
+    end = text.index("\n", start)
+    po.write_text(text[:start] + f'msgstr "{msgstr}"' + text[end:], encoding="utf-8")
+    return locales
+
+
+CATALOG_ROWS = [
+    ("baseline (the shipped catalog)", None, ""),
+    ("C25: one 0.5 MB msgstr", "Verify it yourself", "Vérifiez " + "x" * (1 << 19)),
+    ("C25: one 5 MB msgstr", "Verify it yourself", "Vérifiez " + "x" * (5 << 20)),
+    ("C25b: one 50 MB msgstr (over the 8 MB file limit)", "Verify it yourself",
+     "Vérifiez " + "x" * (50 << 20)),
+    ("NC13: %(line)s 65,000 times (0.5 MB)", "One best continuation, in the record notation: "
+     "%(line)s.", "Une suite optimale : " + "%(line)s" * 65000 + "."),
+    ("NC13b: `<a` 100,000 times (refused by size before the markup check)", "Glossary",
+     "<a" * 100000),
+]
+
+
+def catalog_rows(tiny: bool = False) -> list[tuple[str, float, int, int]]:
+    """Seconds, peak MB and exit code of `catalogs check fr` on each oversized catalog."""
+    from input_limits import measure
+
+    rows = []
+    for name, msgid, msgstr in CATALOG_ROWS[:2] if tiny else CATALOG_ROWS:
+        with tempfile.TemporaryDirectory() as tmp:
+            project = Path(tmp)
+            for entry in ("mkdocs.yml", "rules"):
+                (project / entry).symlink_to(ROOT / entry)
+            if msgid is None:
+                (project / "locales").symlink_to(ROOT / "locales")
+            else:
+                _catalog_with(project, msgid, msgstr)
+            seconds, peak, rc = measure([sys.executable, "-m", "mariage.cli", "--project", str(project),
+                                         "catalogs", "check", "fr", "--errors-only"])
+            rows.append((name, seconds, peak, rc))
+    return rows
+
+
+def print_catalog_rows(rows: list[tuple[str, float, int, int]]) -> None:
+    print(f"load average: {Path('/proc/loadavg').read_text().split()[:3]}")
+    print(f"{'catalog':<66} {'seconds':>8} {'peak MB':>8} {'exit':>5}")
+    for name, seconds, peak, rc in rows:
+        print(f"{name:<66} {seconds:8.2f} {peak:8d} {rc:5d}")
+
+
 def main() -> int:
+    if sys.argv[1:] == ["--catalogs"]:
+        print_catalog_rows(catalog_rows())
+        return 0
     review = Path(sys.argv[1]) if len(sys.argv) > 1 else next(p for p in REVIEWS if p.exists())
     verdicts = review_verdicts(review)
     assert len(verdicts) == 132, len(verdicts)
@@ -130,6 +191,7 @@ def main() -> int:
     print(f"re-run here: {len(rerun)} attempts, {sum(rerun.values())} handled")
     print(f"handled/total on the review's 132 attempts: {handled}/{len(verdicts)}")
     print("not handled:", ", ".join(still) or "none")
+    print_catalog_rows(catalog_rows())
     return 0
 
 

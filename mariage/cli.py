@@ -23,7 +23,7 @@ if TYPE_CHECKING:
 from .engine.errors import MariageError, SourceError
 from .engine.notation import Record, iter_records, open_records, replay, solve_record
 from .engine.profile import find_profile, load_profile
-from .site import EXAMPLE_TIMEOUT
+from .site import EXAMPLE_TIMEOUT, seconds
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -70,6 +70,19 @@ def _silence_stdout() -> None:
         pass
 
 
+# catalogs ACTION: (name, what it does, "*" for any number of languages or "1" for one)
+_CATALOG_ACTIONS = [
+    ("check", "check catalogs as the build does: every mistake, by file and line", "*"),
+    ("stats", "translated, fuzzy, untranslated, failing and template mismatches, per language",
+     "*"),
+    ("update", "extract the English text into locales/messages.pot and merge it into every "
+     "catalog", "*"),
+    ("init", "start a language: its catalog, a termbase skeleton and its mkdocs.yml entry", "1"),
+    ("termbase", "export a language's termbase as TBX or CSV (Poedit, Weblate, OmegaT)", "1"),
+    ("extract", "extract the English text into locales/messages.pot", "*"),
+]
+
+
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="mariage", description=__doc__.splitlines()[0])
     parser.add_argument("--project", metavar="DIR", help="the project to work on (default: the "
@@ -84,26 +97,47 @@ def _parser() -> argparse.ArgumentParser:
     sv.add_argument("files", nargs="+", metavar="FILE", help="record files; - reads stdin")
     commands.add_parser("check-profile", help="validate the rules profile")
     cat = commands.add_parser("catalogs", help="translator workflow (see docs/translators.md)")
-    cat.add_argument("action", choices=["extract", "update", "init", "check", "stats",
-                                        "termbase"])
-    cat.add_argument("langs", nargs="*", metavar="LANG", help="languages (default: all)")
-    cat.add_argument("--errors-only", action="store_true", help="check: report mistakes only, "
-                     "not untranslated or fuzzy messages")
-    cat.add_argument("--format", choices=["tbx", "csv"], default="tbx",
-                     help="termbase: the export format (default: tbx)")
-    cat.add_argument("-o", "--output", metavar="FILE", help="termbase: write here "
-                     "(default: stdout)")
+    actions = cat.add_subparsers(dest="action", required=True, metavar="ACTION")
+    for name, text, langs in _CATALOG_ACTIONS:
+        action = actions.add_parser(name, help=text, description=text)
+        action.add_argument("langs", nargs="*" if langs == "*" else 1, metavar="LANG",
+                            help="languages (default: every language of mkdocs.yml)"
+                            if langs == "*" else "the language, e.g. de")
+        if name == "check":
+            action.add_argument("--errors-only", action="store_true", help="report mistakes "
+                                "only, not untranslated or fuzzy messages; exit 0 without one")
+        if name == "termbase":
+            action.add_argument("--format", choices=["tbx", "csv"], default="tbx",
+                                help="the export format (default: tbx)")
+            action.add_argument("-o", "--output", metavar="FILE", help="write here "
+                                "(default: stdout)")
     ex = commands.add_parser("examples", help="render each worked example in every language "
                                               "and run its doctests, as the build does")
     ex.add_argument("names", nargs="*", metavar="NAME")
-    ex.add_argument("--timeout", type=float, default=EXAMPLE_TIMEOUT, metavar="SECONDS",
+    ex.add_argument("--timeout", type=_seconds, default=EXAMPLE_TIMEOUT, metavar="SECONDS",
                     help=f"time allowed for one page's doctests (default {EXAMPLE_TIMEOUT:g})")
+    gen = commands.add_parser("generate", help="write the verified Markdown of every language, "
+                              "with a plain mkdocs.yml, into OUT (what the build gives MkDocs)")
+    gen.add_argument("out", metavar="OUT", help="a new or empty folder, or an earlier one")
+    gen.add_argument("--timeout", type=float, default=EXAMPLE_TIMEOUT, metavar="SECONDS",
+                     help=f"time allowed for one page's doctests (default {EXAMPLE_TIMEOUT:g})")
     return parser
+
+
+def _seconds(text: str) -> float:
+    try:
+        return seconds(text, "--timeout")
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
 
 
 def _run(args: argparse.Namespace) -> int:
     if args.command == "catalogs":
         return _catalogs(_project(args.project), args)
+    if args.command == "generate":
+        project = _project(args.project)
+        return _generate(project, load_profile(args.profile or project.profile), Path(args.out),
+                         args.timeout)
     if args.command == "examples":
         project = _project(args.project)
         return _examples(project, load_profile(args.profile or project.profile), args.names,
@@ -117,9 +151,12 @@ def _run(args: argparse.Namespace) -> int:
 
 
 def _project(folder: str | None):
-    from .site.read.project import Project
+    from .site.read.project import CONFIG, Project
 
-    return Project.at(Path(folder)) if folder else Project.find()
+    if folder and not (Path(folder) / CONFIG).is_file():
+        raise SourceError(folder, f"no {CONFIG} in this folder: --project names the folder of a "
+                          "Mariage project", hint="check the path")
+    return Project.find(Path(folder)) if folder else Project.find()
 
 
 _LANGUAGE_CODE = re.compile(r"[a-z]{2,3}(_[A-Z]{2})?")
@@ -127,6 +164,7 @@ _LANGUAGE_CODE = re.compile(r"[a-z]{2,3}(_[A-Z]{2})?")
 
 def _catalogs(project, args) -> int:
     from .site.read import catalogs, translate
+    from .site.read.project import configured_languages
 
     action, langs = args.action, args.langs
     for lang in langs:
@@ -140,20 +178,25 @@ def _catalogs(project, args) -> int:
         print(f"catalogs updated ({', '.join(updated)}); changed sources are marked fuzzy "
               "with their previous text (#|)")
         return 0
-    if action in ("init", "termbase") and len(langs) != 1:
-        print(f"mariage catalogs {action}: name one language, e.g. `mariage catalogs {action} "
-              "de`", file=sys.stderr)
-        return 2
     if action == "init":
-        print(f"wrote {translate.init(project, langs[0])}; now add the language to the i18n "
-              "plugin's languages in mkdocs.yml")
+        written = translate.init(project, langs[0])
+        for path in written:
+            print(f"wrote {path}")
+        print(f"{langs[0]}: translate locales/{langs[0]}/LC_MESSAGES/messages.po and fill in "
+              f"locales/{langs[0]}/termbase.yaml; preview with MARIAGE_LANGS={langs[0]} mkdocs "
+              "serve (docs/translators.md, Adding a language)")
         return 0
-    known = project.languages()[1:]
+    # Another language's unlisted catalog (Weblate's new translation) stops no one's check.
+    known = (configured_languages(project.config) or project.languages())[1:]
     unknown = [lang for lang in langs if lang not in known]
     if unknown:
         print(f"mariage catalogs {action}: {', '.join(unknown)} is not a language of this site "
-              f"(mkdocs.yml lists {', '.join(known)})", file=sys.stderr)
+              f"(mkdocs.yml lists {', '.join(known)}); `mariage catalogs init {unknown[0]}` "
+              "adds it", file=sys.stderr)
         return 2
+    catalogs.check_languages([catalogs.SOURCE_LANGUAGE] + [lang for lang in known if lang in
+                                                           (langs or known)],
+                             project.locales, project.config, unlisted=False)
     if action == "termbase":
         data = translate.termbase(project, langs[0], args.format)
         if args.output:
@@ -162,21 +205,37 @@ def _catalogs(project, args) -> int:
         else:
             sys.stdout.buffer.write(data)
         return 0
+    if action == "stats":
+        for lang in langs or known:
+            print(_stats_line(catalogs.check_catalog(lang, project.locales).stats(),
+                              project.min_translated()))
+        return 0
+    return _check(project, langs or known, args.errors_only)
+
+
+def _stats_line(s, threshold: int) -> str:
+    published = "published" if s.percent >= threshold else \
+        f"not published (below {threshold} %)"
+    return (f"{s.lang}: {s.translated} translated, {s.fuzzy} fuzzy, {s.untranslated} "
+            f"untranslated, {s.failing} failing a check, {s.mismatched} not matching the "
+            f"template: {s.percent}%, {published}")
+
+
+def _check(project, langs: list[str], errors_only: bool) -> int:
+    """Every problem of each catalog; 1 if there is a mistake (or, without --errors-only, an
+    untranslated or fuzzy message), else 0."""
+    from .site.read import catalogs
+
     status = 0
-    for lang in langs or known:
+    for lang in langs:
         checked = catalogs.check_catalog(lang, project.locales)
-        if action == "stats":
-            s = checked.stats()
-            print(f"{lang}: {s.translated} translated, {s.fuzzy} fuzzy, "
-                  f"{s.untranslated} untranslated, {s.failing} failing a check ({s.percent}%)")
-            continue
-        mistakes = checked.errors + translate.termbase_problems(lang, checked, project.locales)
-        shown = mistakes if args.errors_only else mistakes + [
-            p for p in checked.problems if p not in checked.errors]
+        mistakes = checked.errors
+        shown = mistakes if errors_only else mistakes + [
+            p for p in checked.problems if p not in mistakes]
         for problem in shown:
             print(problem, file=sys.stderr)
-        errors, incomplete = len(mistakes), len(checked.problems) - len(checked.errors)
-        print(f"{lang}: " + ("ok" if not shown else f"{errors} mistake(s), {incomplete} "
+        incomplete = len(checked.problems) - len(mistakes)
+        print(f"{lang}: " + ("ok" if not shown else f"{len(mistakes)} mistake(s), {incomplete} "
                             "untranslated or fuzzy"))
         status = status or (1 if shown else 0)
     return status
@@ -198,6 +257,27 @@ def _examples(project, profile, names: Sequence[str], timeout: float) -> int:
         return 2
     print(f"{len(chosen) - failed} passed, {failed} failed")
     return 1 if failed or not chosen else 0
+
+
+def _generate(project, profile, out: Path, timeout: float) -> int:
+    """The verified Markdown tree and a plain mkdocs.yml, under the project's build lock (the
+    stage cache in .cache/ is shared with `mkdocs build`)."""
+    from .site.build import publish
+    from .site.build.standalone import generate_tree
+    from .site.cache import StageCache
+    from .site.render.pages import SiteSource
+
+    cache = project.root / ".cache"
+    fd = publish.lock(cache, lambda: print("mariage generate: another build of this project is "
+                                           "running; waiting for it to finish", file=sys.stderr))
+    try:
+        source = SiteSource.of(project, profile, cache=StageCache(cache))
+        pages = generate_tree(out, source, timeout=timeout)
+    finally:
+        publish.unlock(fd)
+    print(f"{len(pages)} pages in {len(source.languages())} languages, examples verified, in "
+          f"{out / 'docs'}; build them with `mkdocs build -f {out / 'mkdocs.yml'}`")
+    return 0
 
 
 def _verify_one(source, example, worker) -> bool:

@@ -26,7 +26,7 @@ from pathlib import Path
 from urllib.parse import urlsplit
 
 from mkdocs.config import config_options as c
-from mkdocs.config.base import Config
+from mkdocs.config.base import Config, ValidationError
 from mkdocs.config.defaults import MkDocsConfig
 from mkdocs.exceptions import Abort, PluginError
 from mkdocs.plugins import BasePlugin, event_priority
@@ -39,8 +39,10 @@ from mariage.site.render import interface
 from mariage.site.build import publish
 from mariage.site.render.pages import SiteSource
 from mariage.site.read.project import DEFAULT_MIN_TRANSLATED, Project
-from mariage.site import EXAMPLE_TIMEOUT
-from mariage.site.build.generate import NAV_SECTIONS, check_catalogs, generate, not_found_notes
+from mariage.site import EXAMPLE_TIMEOUT, seconds
+from mariage.site.cache import StageCache
+from mariage.site.build.generate import check_catalogs, generate
+from mariage.site.build.standalone import Additions, additions
 
 log = logging.getLogger("mkdocs.plugins.mariage")
 _HEAD_ALTERNATE = re.compile(r'\s*<link rel="alternate" href="[^"]*" hreflang="[^"]*">')
@@ -48,7 +50,7 @@ _SELECTOR_LINK = re.compile(r'<a href="[^"]*" hreflang="([^"]+)" class="md-selec
 _SEARCH_DIALOG = '<div class="md-search" data-md-component="search" role="dialog">'
 _SEARCH_LABEL = re.compile(r'class="md-search__input" name="query" aria-label="([^"]*)"')
 _TITLE = re.compile(r"<title>(.*?)</title>", re.S)
-_UNSAFE_URL = re.compile(r"[\s\"'<>`]")
+_UNSAFE_URL = re.compile(r"[\s\"'<>`\\]")
 
 
 def fix_html(output: str) -> str:
@@ -74,13 +76,62 @@ def _home_link(root: str, lang: str) -> str:
     return f'<a href="{escape(home)}" hreflang="{escape(lang)}" class="md-select__link">'
 
 
+class Seconds(c.BaseConfigOption[float]):
+    """A time limit in seconds: a finite number above 0, at most MAX_SECONDS (not NaN, not
+    true, not a string)."""
+
+    def __init__(self, default: float) -> None:
+        super().__init__()
+        self.default = default
+
+    def run_validation(self, value: object) -> float:
+        if isinstance(value, str):
+            raise ValidationError(f"expected a number of seconds, not the string {value!r}")
+        try:
+            return seconds(value, "the value")
+        except ValueError as exc:
+            raise ValidationError(str(exc)) from None
+
+
+class Percent(c.BaseConfigOption[int]):
+    """A whole percentage, 0 to 100."""
+
+    def __init__(self, default: int) -> None:
+        super().__init__()
+        self.default = default
+
+    def run_validation(self, value: object) -> int:
+        if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= 100:
+            raise ValidationError(f"expected a whole percentage from 0 to 100, not {value!r}")
+        return value
+
+
+class InsideProject(c.FilesystemObject):
+    """A folder of the project (relative to mkdocs.yml) that the build may write and clean: a
+    path leading outside the project (absolute, `..`, or through a symlink) is refused, since
+    the build deletes what it did not generate there."""
+
+    name = "folder"
+
+    def run_validation(self, value: object) -> str:
+        path = super().run_validation(value)
+        root = os.path.realpath(self.config_dir or ".")
+        real = os.path.realpath(path)
+        if real == root or os.path.commonpath([root, real]) != root:
+            raise ValidationError(f"{value!r} is not a folder inside the project ({root}); the "
+                                  "build empties this folder, so it must be one of its own, "
+                                  "e.g. .cache/docs")
+        return path
+
+
 class MariageConfig(Config):
-    profile = c.Type(str, default="rules/mariage.yaml")
-    locales = c.Type(str, default="locales")
-    examples = c.Type(str, default="examples")
-    min_translated = c.Type(int, default=DEFAULT_MIN_TRANSLATED)
-    generated = c.Type(str, default=".cache/docs")      # for `mkdocs serve`; a build uses its own
-    example_timeout = c.Type((int, float), default=EXAMPLE_TIMEOUT)   # seconds per page
+    profile = c.File(exists=True, default="rules/mariage.yaml")
+    locales = c.Dir(exists=True, default="locales")
+    examples = c.Dir(exists=True, default="examples")
+    min_translated = Percent(default=DEFAULT_MIN_TRANSLATED)
+    generated = InsideProject(default=".cache/docs")    # for `mkdocs serve`; a build uses its own
+    example_timeout = Seconds(default=EXAMPLE_TIMEOUT)  # seconds per page
+    lock_timeout = Seconds(default=publish.LOCK_TIMEOUT)  # seconds to wait for another build
     watch = c.ListOfItems(c.Type(str), default=["rules", "locales", "templates", "examples", "docs"])
 
 
@@ -94,6 +145,7 @@ class MariagePlugin(BasePlugin[MariageConfig]):
         self._built = self._failed = False
         self._source: SiteSource | None = None
         self._docs_dir: str | None = None
+        self._config: MkDocsConfig | None = None
 
     def on_startup(self, *, command: str, dirty: bool) -> None:
         self._command = command
@@ -103,16 +155,15 @@ class MariagePlugin(BasePlugin[MariageConfig]):
             return None        # static-i18n rebuilds each language with this same config
         root = Path(config.config_file_path).parent
         static, out = Path(config.docs_dir), root / self.config.generated
-        if config.site_url and _UNSAFE_URL.search(config.site_url):
-            raise PluginError(f"mariage: site_url {config.site_url!r} holds quotes, angle brackets "
-                              "or spaces, which a URL cannot; check MARIAGE_SITE_URL")
+        _check_site_url(config.site_url)
         try:
-            if self._command == "build":
+            if self._command in _PUBLISHING:
                 out = self._claim_build_folders(root, config)
             # The project is the folder of this mkdocs.yml; its loaded sources go down to every
             # stage, so pages and doctests use this build's profile and catalogs.
             source = SiteSource.of(Project.at(root, self.config.profile, self.config.locales,
-                                              self.config.examples))
+                                              self.config.examples),
+                                   cache=StageCache(root / ".cache"))
             source.min_translated = self.config.min_translated
             source.preview = self._preview(source)
             self._unpublish(config, source)
@@ -120,10 +171,10 @@ class MariagePlugin(BasePlugin[MariageConfig]):
                              timeout=self.config.example_timeout)
             for problem in check_catalogs(source, strict=False):
                 log.warning("mariage: %s; the English text is shown instead", problem)
-            self._translate_nav(config, source)
-            self._list_examples(config, pages)
-            config.extra["mariage_not_found"] = not_found_notes(source)
-            self._localize_theme(config, source)
+            self._apply(config, additions(source, pages))
+            self._source = source
+        except PluginError:
+            raise
         except MariageError as exc:
             raise PluginError(f"mariage: {exc}") from None
         except (OSError, UnicodeError, RecursionError, MemoryError) as exc:
@@ -142,10 +193,12 @@ class MariagePlugin(BasePlugin[MariageConfig]):
         """Lock the project, then give this build its own generated-docs and site folders."""
         cache = root / ".cache"
         self._lock = publish.lock(cache, lambda: log.info(
-            "mariage: another build of this project is running; waiting for it to finish"))
+            "mariage: another build of this project is running; waiting up to %g s for it to "
+            "finish", self.config.lock_timeout), timeout=self.config.lock_timeout)
         self._scratch = publish.scratch(cache)
         self._publication = publish.prepare(Path(config.site_dir), self._scratch)
         config.site_dir = str(self._publication.build_dir)
+        self._config = config
         return self._scratch / "docs"
 
     @event_priority(-200)   # after static-i18n's own on_post_page
@@ -190,14 +243,17 @@ class MariagePlugin(BasePlugin[MariageConfig]):
         try:
             if self._publication is not None and self._built and not self._failed:
                 self._publish(self._publication)
+                if self._config is not None:
+                    # gh-deploy runs after this: it pushes the complete site just published
+                    self._config.site_dir = str(self._publication.target)
             elif self._publication is not None:
                 log.info("mariage: the build failed; the previous site is kept")
         finally:
             publish.discard(self._publication)
             if self._scratch is not None:
                 shutil.rmtree(self._scratch, ignore_errors=True)
-            if self._lock is not None:
-                publish.unlock(self._lock)
+            if self._lock is not None and self._command != "gh-deploy":
+                publish.unlock(self._lock)   # gh-deploy's is freed at exit, after the push
             self._lock = self._scratch = self._publication = None
 
     @staticmethod
@@ -230,7 +286,8 @@ class MariagePlugin(BasePlugin[MariageConfig]):
     @staticmethod
     def _unpublish(config: MkDocsConfig, source: SiteSource) -> None:
         """Leave out the languages below min_translated (or outside a MARIAGE_LANGS preview),
-        saying why (static-i18n builds only the languages marked `build`)."""
+        saying why (static-i18n builds only the languages marked `build`); a preview's language
+        below min_translated is built, as a draft."""
         i18n = config.plugins.get("i18n")
         languages = i18n.config.languages if i18n is not None else []
         for lang, reason in source.unpublished().items():
@@ -238,39 +295,42 @@ class MariagePlugin(BasePlugin[MariageConfig]):
             for language in languages:
                 if language.locale == lang:
                     language.build = False
-
-    def _localize_theme(self, config: MkDocsConfig, source: SiteSource) -> None:
-        """Each language's site description and the theme strings its catalog translates."""
-        self._source = source
-        config.extra["mariage_interface"] = interface.theme_strings(source)
-        i18n = config.plugins.get("i18n")
-        for language in getattr(i18n, "config", {}).get("languages", []) if i18n else []:
-            if language.locale != catalogs.SOURCE_LANGUAGE:
-                language.site_description = interface.description(source, language.locale)
+        for lang, percent in source.drafts().items():
+            log.info("mariage: %s is %d %% translated: not published (below %d %%); this "
+                     "preview shows it as a draft", lang, percent, source.threshold())
 
     @staticmethod
-    def _list_examples(config: MkDocsConfig, pages) -> None:
-        """Add each worked example to the nav section that holds examples/index.md."""
-        names = sorted({p.path for p in pages if p.path.startswith("examples/")
-                        and p.path != "examples/index.md"}, key=lambda path: Path(path).stem)
+    def _apply(config: MkDocsConfig, add: Additions) -> None:
+        """What the build adds to the configuration (mariage.site.build.standalone, which
+        `mariage generate` writes into a plain mkdocs.yml): each worked example in the nav
+        section that holds examples/index.md, each language's section titles and site
+        description for static-i18n, and what the theme's overrides read."""
         for entry in config.nav or []:
             section = next(iter(entry.values())) if isinstance(entry, dict) else None
             if isinstance(section, list) and "examples/index.md" in section:
-                section.extend(n for n in names if n not in section)
-
-    @staticmethod
-    def _translate_nav(config: MkDocsConfig, source: SiteSource) -> None:
-        """Give static-i18n each language's section titles, taken from the catalogs."""
+                section.extend(n for n in add.examples if n not in section)
+        config.extra.update(add.extra)
         i18n = config.plugins.get("i18n")
-        if i18n is None:
-            return
-        for language in i18n.config.languages:
-            if language.locale == catalogs.SOURCE_LANGUAGE:
-                continue
-            tr = source.translations(language.locale)
-            # Escaped: the theme prints nav titles as HTML, and a catalog never adds markup.
-            language.nav_translations = {title: str(escape(tr.gettext(title)))
-                                         for title in NAV_SECTIONS}
+        for language in i18n.config.languages if i18n is not None else []:
+            if language.locale in add.nav_translations:
+                language.nav_translations = add.nav_translations[language.locale]
+                language.site_description = add.descriptions[language.locale]
+
+
+# Commands whose build publishes site_dir: each goes through the lock and the atomic swap;
+# gh-deploy then pushes the complete build folder, never a half-written site/.
+_PUBLISHING = ("build", "gh-deploy")
+
+
+def _check_site_url(url: str | None) -> None:
+    """site_url goes into every page's canonical link and the sitemap: an http(s) URL only."""
+    if not url:
+        return
+    parts = urlsplit(url)
+    if parts.scheme not in ("http", "https") or not parts.netloc or _UNSAFE_URL.search(url):
+        raise PluginError(f"mariage: site_url {url!r} is not a plain http:// or https:// URL "
+                          "(quotes, angle brackets, spaces and other schemes are refused); "
+                          "check MARIAGE_SITE_URL")
 
 
 def _describe(exc: BaseException) -> str:

@@ -36,3 +36,16 @@ def with_plugin_options(config: str, *options: str) -> str:
                             count=1, flags=re.M)
     assert count == 1, "mkdocs.yml has no `  - mariage` plugin entry: the edit does not apply"
     return edited
+
+
+def catalog_verdict(project, lang: str) -> list[str]:
+    """What CI holds a listed catalog to: no mistake at all, whatever its progress; and, once
+    it reaches min_translated (so it is published), no untranslated or fuzzy message either.
+    A language below min_translated is welcome as partial work (it is previewed, not
+    published). The new-language test applies this to a copy with a partial catalog."""
+    from mariage.site.read import catalogs
+
+    checked = catalogs.check_catalog(lang, project.locales)
+    published = checked.stats().percent >= project.min_translated()
+    held = checked.problems if published else checked.errors
+    return [str(p) for p in held]

@@ -74,6 +74,9 @@ BoundedLoader.add_constructor("tag:yaml.org,2002:int", BoundedLoader.construct_y
 def _refuse_duplicate_keys(node: yaml.MappingNode) -> None:
     seen: set[str] = set()
     for key, _ in node.value:
+        if key.tag == "tag:yaml.org,2002:merge":
+            raise ConstructorError(None, None, "YAML merge keys (<<) are not accepted here; "
+                                   "write the keys out", key.start_mark)
         if isinstance(key, yaml.ScalarNode):
             if key.value in seen:
                 raise ConstructorError(None, None, f"duplicate key {key.value!r}; keep one",

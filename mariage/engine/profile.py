@@ -12,6 +12,7 @@ from __future__ import annotations
 import os
 import re
 import string
+import unicodedata
 from functools import lru_cache, wraps
 from pathlib import Path
 from typing import Annotated, Any, Callable, Literal, TypeVar, get_args, get_origin, get_type_hints
@@ -33,6 +34,20 @@ NAMED_RANKS = {"K": "R12", "Q": "R12"}
 
 PositiveInt = Annotated[int, Meta(gt=0)]
 Points = Annotated[int, Meta(ge=0)]
+# Strings that pages print: plain words only, so no profile can put Markdown or HTML (a link,
+# an image, emphasis, an attribute list) on a page. \A...\Z: `$` would allow a final newline.
+_WORDS = r"\A(?:[^\W_]|[ \-'’.,])+\Z"
+_RANK = r"\A(?:[A-Z]|[1-9][0-9]?)\Z"
+_SUIT_CODE = r"\A[a-z]\Z"
+_SYMBOL = r"\A(?:[A-Za-z]|[^\x00-\x7f])\Z"
+_PATTERNS = {
+    _WORDS: "plain words (letters, digits, spaces and - ' . , only)",
+    _RANK: "a rank written as one capital letter or a number, such as K or 10",
+    _SUIT_CODE: "one lowercase letter",
+    _SYMBOL: "one letter or one non-ASCII symbol such as ♣",
+    r"\A[^\W_]+\Z": "one word of letters or digits",
+}
+Words = Annotated[str, Meta(pattern=_WORDS)]
 
 
 class _Pinned(ValueError):
@@ -52,15 +67,19 @@ class Strict(Struct, frozen=True, forbid_unknown_fields=True):
 
 
 class Suit(Strict, frozen=True):
-    code: Annotated[str, Meta(pattern=r"^[a-z]$")]
-    name: str
-    symbol: Annotated[str, Meta(min_length=1, max_length=1)]
+    code: Annotated[str, Meta(pattern=_SUIT_CODE)]
+    name: Words
+    symbol: Annotated[str, Meta(pattern=_SYMBOL)]
     color: Literal["red", "black"]
+
+    def __post_init__(self) -> None:
+        if unicodedata.category(self.symbol)[0] in "CZM":     # controls, spaces, combining marks
+            raise _fail("symbol", "must be a visible symbol, not a control, space or mark")
 
 
 class Deck(Strict, frozen=True):
     suits: Annotated[list[Suit], Meta(min_length=1, max_length=4)]
-    ranks: Annotated[list[str], Meta(min_length=1, max_length=8)]
+    ranks: Annotated[list[Annotated[str, Meta(pattern=_RANK)]], Meta(min_length=1, max_length=8)]
     card_points: dict[str, int]
     total_points: PositiveInt
 
@@ -159,13 +178,14 @@ class Options(Strict, frozen=True):
 
 class Ruling(Strict, frozen=True):
     id: Annotated[str, Meta(pattern=r"^R[1-9][0-9]*$")]
-    topic: str
+    topic: Annotated[str, Meta(pattern=r"\A[a-z_]+\Z")]
     text: str
 
 
 class Profile(Strict, frozen=True):
-    name: str
-    players: Annotated[list[str], Meta(min_length=2, max_length=2)]
+    name: Words
+    players: Annotated[list[Annotated[str, Meta(pattern=r"\A[^\W_]+\Z")]],
+                       Meta(min_length=2, max_length=2)]
     deck: Deck
     deal: Deal
     thresholds: Thresholds
@@ -173,7 +193,7 @@ class Profile(Strict, frozen=True):
     closing: Closing
     rates: Rates
     rulings: list[Ruling]
-    names: list[str] = field(default_factory=list)   # what the game is called where it is played
+    names: list[Words] = field(default_factory=list)   # what the game is called where it is played
     options: Options = field(default_factory=Options)
     source: str = ""                                 # the file read; not part of the rules
 
@@ -236,16 +256,32 @@ _PLACEHOLDER = re.compile(r"[a-z]+(\.[a-z][a-z_]*)*")
 
 
 def _format_text(text: str, profile: Profile) -> str:
-    """Fill {section.key} placeholders from the profile; an unknown key is an error, and so is
-    anything beyond a plain name (a format spec, a conversion, a private attribute)."""
-    values = {name: getattr(profile, name) for name in profile.__struct_fields__}
+    """Fill {section.key} placeholders with the profile's values; anything but a plain name of
+    a number or word of the profile (a format spec, a conversion, an attribute such as
+    {name.upper}, a section) is an error."""
+    values, out = profile.as_context(), []
     try:
-        for _, field, spec, conversion in string.Formatter().parse(text):
-            if field is not None and (spec or conversion or not _PLACEHOLDER.fullmatch(field)):
-                raise ValueError(f"'{{{field}}}' is not a plain {{section.key}} placeholder")
-        return string.Formatter().vformat(text, (), values)
-    except (AttributeError, KeyError, IndexError, ValueError, TypeError) as exc:
+        for literal, name, spec, conversion in string.Formatter().parse(text):
+            out.append(literal)
+            if name is None:
+                continue
+            if spec or conversion or not _PLACEHOLDER.fullmatch(name):
+                raise ValueError(f"'{{{name}}}' is not a plain {{section.key}} placeholder")
+            out.append(str(_value(values, name)))
+    except ValueError as exc:
         raise ValueError(f"ruling text {text!r} has a placeholder the profile lacks ({exc})") from None
+    return "".join(out)
+
+
+def _value(values: dict[str, Any], name: str) -> Any:
+    value: Any = values
+    for part in name.split("."):
+        if not isinstance(value, dict) or part not in value:
+            raise ValueError(f"the profile has no {name}")
+        value = value[part]
+    if isinstance(value, (dict, list, bool)):
+        raise ValueError(f"{name} is not one number or word")
+    return value
 
 
 def load_profile(path: str | Path) -> Profile:
@@ -350,6 +386,8 @@ def _profile_error(path: Path, root: yaml.Node | None, exc: msgspec.ValidationEr
 
 def _plain(message: str) -> str:
     """"Expected `int` >= 1, got `str`" in plain words: "must be an integer >= 1, not a string"."""
+    for pattern, words in _PATTERNS.items():
+        message = message.replace(f"`str` matching regex {pattern!r}", words)
     message = re.sub(r"`(\w+)`", lambda m: _KINDS.get(m[1], m[1]), message)
     message = re.sub(r"^Expected ", "must be ", message)
     return re.sub(r", got ", ", not ", message)

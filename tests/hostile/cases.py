@@ -70,8 +70,67 @@ def _sub(old: str, new: str) -> Callable[[str], str]:
     return edit
 
 
+def _edit(name: str, edit: Callable[[str], str]) -> Callable[[Path], None]:
+    def write(project: Path) -> None:
+        path = project / name
+        path.write_text(edit(path.read_text(encoding="utf-8")), encoding="utf-8")
+    return write
+
+
+def _po(msgid: str, msgstr: str) -> Callable[[Path], None]:
+    """The French catalog with `msgid` translated as `msgstr` (PO escapes written as in PO)."""
+    def write(project: Path) -> None:
+        path = project / "locales/fr/LC_MESSAGES/messages.po"
+        text = path.read_text(encoding="utf-8")
+        at = text.index(f'msgid "{msgid}"')
+        start, end = text.index("msgstr", at), text.index("\n", text.index("msgstr", at))
+        path.write_text(text[:start] + f'msgstr "{msgstr}"' + text[end:], encoding="utf-8")
+    return write
+
+
+def _termbase(edit: Callable[[str], str]) -> Callable[[Path], None]:
+    def write(project: Path) -> None:
+        path = project / "locales/fr/termbase.yaml"
+        path.write_text(edit(path.read_text(encoding="utf-8")), encoding="utf-8")
+    return write
+
+
+def _front(edit: Callable[[str], str], source: str = "02-deal.md",
+           name: str = "99-hostile.md") -> Callable[[Path], None]:
+    """A new example: `source`'s file with its text edited."""
+    def write(project: Path) -> None:
+        text = (project / "examples" / source).read_text(encoding="utf-8")
+        (project / "examples" / name).write_text(edit(text), encoding="utf-8")
+    return write
+
+
+def _game(hands: str, first: str = "A") -> Callable[[Path], None]:
+    return _file("examples/99-game.md", f'---\nsection: "06"\nfirst_dealer: {first}\n'
+                 f"hands: {hands}\n---\n# Game\n\n```python\n>>> 1\n1\n```\n")
+
+
+def _both(*writes: Callable[[Path], None]) -> Callable[[Path], None]:
+    def write(project: Path) -> None:
+        for each in writes:
+            each(project)
+    return write
+
+
+def _po_bytes(old: bytes, new: bytes) -> Callable[[Path], None]:
+    def write(project: Path) -> None:
+        path = project / "locales/fr/LC_MESSAGES/messages.po"
+        data = path.read_bytes()
+        assert old in data
+        path.write_bytes(data.replace(old, new, 1))
+    return write
+
+
 CHECK = ["check-profile"]
 PROFILE = "rules/mariage.yaml"
+FR_CHECK = ["catalogs", "check", "fr", "--errors-only"]
+FR_PO = "locales/fr/LC_MESSAGES/messages.po:"
+RANKS = 'ranks: [A, "10", K, Q, J, "9", "8", "7"]'
+TERM = 'trick: {term: "levée",'
 
 CASES = [
     # ----- the rules profile
@@ -109,6 +168,147 @@ CASES = [
          ["/dev/zero", "larger than 128 KB"]),
     Case("L27", "a folder as the profile", ["--profile", "{p}/rules", *CHECK], 2,
          ["cannot read the profile (Is a directory)"]),
+    # ----- the rules profile: values a page prints or the engine parses (review 3)
+    Case("NP1", "a suit code with a trailing newline", CHECK, 2,
+         [PROFILE, ":9:", "deck.suits.0.code", "one lowercase letter"],
+         _profile(_sub("{code: c, name: clubs", '{code: "c\\n", name: clubs'))),
+    Case("NP2", "a lowercase rank", CHECK, 2, [PROFILE, "deck.ranks.0", "one capital letter or a number"],
+         _profile(lambda t: _sub(RANKS, RANKS.replace("[A,", "[a,"))(_sub("{A: 11,", "{a: 11,")(t)))),
+    Case("NP3", "an empty rank", CHECK, 2, [PROFILE, "deck.ranks.7", "a rank written"],
+         _profile(_sub(RANKS, RANKS.replace('"7"]', '""]')))),
+    Case("NP3b", "a rank with a space", CHECK, 2, [PROFILE, "deck.ranks.7", "a rank written"],
+         _profile(_sub(RANKS, RANKS.replace('"7"]', '"7 7"]')))),
+    Case("NP3c", "a rank ending in a suit letter", CHECK, 2, [PROFILE, "deck.ranks.7", "a rank written"],
+         _profile(_sub(RANKS, RANKS.replace('"7"]', '"7h"]')))),
+    Case("NP21", "a key given twice through a merge key", CHECK, 2, [PROFILE, "merge keys (<<)"],
+         _profile(_sub("\nthresholds:\n", "\nthresholds:\n  <<: {claim: 10}\n"))),
+    Case("NP28", "a suit symbol that is Markdown", CHECK, 2,
+         [PROFILE, "deck.suits.0.symbol", "non-ASCII symbol"], _profile(_sub('symbol: "♣"', 'symbol: "|"'))),
+    Case("NP28b", "a bidi control as a suit symbol", CHECK, 2,
+         [PROFILE, "deck.suits.0.symbol", "visible symbol"],
+         _profile(_sub('symbol: "♣"', 'symbol: "\\u202e"'))),
+    Case("NP5", "Markdown in a variant's names", ["--profile", "{p}/rules/variants/sixty-six.yaml", *CHECK], 2,
+         ["sixty-six.yaml:9", "names.0", "plain words"],
+         _edit("rules/variants/sixty-six.yaml", _sub("names: [Sixty-Six,", 'names: ["[x](javascript:alert(3))",'))),
+    Case("NP7", "a link as a suit name", CHECK, 2, [PROFILE, "deck.suits.0.name", "plain words"],
+         _profile(_sub("name: clubs", 'name: "[x](javascript:alert(7))"'))),
+    Case("NB1/NP11", "an attribute of a profile value as a ruling placeholder", CHECK, 2,
+         [PROFILE, "rulings.1.text", "the profile has no name.upper"],
+         _profile(_sub("the deal alternates every hand", "the deal {name.upper} alternates"))),
+    Case("NB1b", "the profile's own path as a ruling placeholder", CHECK, 2,
+         [PROFILE, "rulings.1.text", "the profile has no source"],
+         _profile(_sub("the deal alternates every hand", "the deal {source} alternates"))),
+    # ----- catalogs: characters, size and markup a translator can add (review 3)
+    Case("NC16", "a NUL byte in a msgstr", FR_CHECK, 1, [FR_PO, "[characters] holds U+0000"],
+         _po_bytes(b'msgstr "Glossaire"', b'msgstr "Gloss\x00aire"')),
+    Case("NC15", "carriage returns as line breaks", FR_CHECK, 1, [FR_PO, "[characters] holds U+000D"],
+         _po("Glossary", "Glossaire\\r\\r# Titre inject\u00e9")),
+    Case("NC10", "a zero-width space as a heading", FR_CHECK, 1, [FR_PO, "U+200B (zero width space)"],
+         _po("Frequently asked questions", "\u200b")),
+    Case("NC11", "a right-to-left override around a number", FR_CHECK, 1,
+         [FR_PO, "U+202E (right-to-left override)"],
+         _po("Glossary", "Glossaire \u202e120\u202c")),
+    Case("NC4", "underscore emphasis", FR_CHECK, 1, [FR_PO, "[markup] adds an underscore"],
+         _po("Glossary", "__Glossaire__")),
+    Case("NC5", "a trailing backslash", FR_CHECK, 1, [FR_PO, "[markup] adds a backslash"],
+         _po("Frequently asked questions", "Questions fr\u00e9quentes\\\\")),
+    Case("C25", "a 5 MB msgstr", FR_CHECK, 1, [FR_PO, "[size] the translation is 5,242,889 characters"],
+         _po("Verify it yourself", "V\u00e9rifiez " + "x" * (5 << 20))),
+    Case("C25b", "a 50 MB catalog", FR_CHECK, 1, [FR_PO, "larger than 8 MB"],
+         _po("Verify it yourself", "x" * (50 << 20))),
+    Case("NC13", "a placeholder repeated 65,000 times", FR_CHECK, 1, [FR_PO, "[size]"],
+         _po("One best continuation, in the record notation: %(line)s.",
+             "Une suite : " + "%(line)s" * 65000 + ".")),
+    Case("NC13b", "a placeholder repeated 50 times", FR_CHECK, 1,
+         [FR_PO, "[size] %(line)s is used 50 times"],
+         _po("One best continuation, in the record notation: %(line)s.",
+             "Une suite : " + "%(line)s" * 50 + ".")),
+    Case("NL31", "a catalog for the source language", ["catalogs", "init", "en"], 2,
+         ["en is the source language"]),
+    # ----- the `mariage` command's options
+    Case("NL23", "a NaN time limit", ["examples", "--timeout", "nan", "02-deal"], 2,
+         ["--timeout", "more than 0"]),
+    Case("NL23b", "an infinite time limit", ["examples", "--timeout", "inf", "02-deal"], 2,
+         ["--timeout", "at most 3600"]),
+    Case("NL23c", "a negative time limit", ["examples", "--timeout", "-1", "02-deal"], 2,
+         ["--timeout", "more than 0"]),
+    Case("NL24b", "a project folder that does not exist", ["--project", "/nonexistent", "catalogs", "check"], 2,
+         ["/nonexistent", "no mkdocs.yml"]),
+    # ----- termbases (what translators edit)
+    Case("NT1", "an attribute list in a term", ["catalogs", "check", "fr"], 2,
+         ["termbase.yaml:2", "trick.term", "no markup"],
+         _termbase(_sub(TERM, 'trick: {term: "levée {: onmouseover=alert(1) }",'))),
+    Case("NT1b", "a zero-width space in a term", ["catalogs", "check", "fr"], 2,
+         ["termbase.yaml:2", "trick.term", "invisible"],
+         _termbase(_sub(TERM, 'trick: {term: "lev\\u200bée",'))),
+    Case("NT2", "an invalid UTF-8 byte in a termbase", ["catalogs", "check", "fr"], 2,
+         ["termbase.yaml:2", "not UTF-8"],
+         lambda p: (p / "locales/fr/termbase.yaml").write_bytes(
+             (p / "locales/fr/termbase.yaml").read_bytes().replace("levée".encode(), b"lev\xff", 1))),
+    Case("NT4", "a 5 MB termbase", ["catalogs", "check", "fr"], 2, ["termbase.yaml", "larger than 64 KB"],
+         _termbase(lambda t: t + "padding: [" + "1, " * ((5 << 20) // 3) + "1]\n")),
+    Case("NT6", "a key given twice inside a concept", ["catalogs", "check", "fr"], 2,
+         ["termbase.yaml:2", "duplicate key 'term'"],
+         _termbase(_sub(TERM, 'trick: {term: "levée", term: "pli",'))),
+    # ----- worked examples: front matter and file names
+    Case("NE19d", "actions: null", ["examples", "99-hostile"], 2,
+         ["examples/99-hostile.md:12", "actions", "a list of actions"],
+         _front(_sub("actions: []", "actions: null"))),
+    Case("NE30", "an unknown first dealer", ["examples", "99-game"], 2,
+         ["examples/99-game.md:3", "first_dealer", "A or B"], _game("[05-closing-fails]", first="C")),
+    Case("NE15", "a game naming itself", ["examples", "99-game"], 2,
+         ["examples/99-game.md:4", "cannot name itself"], _game("[99-game]")),
+    Case("NE16", "a game naming a file outside examples/", ["examples", "99-game"], 2,
+         ["examples/99-game.md:4", "hands"], _game("[../../t/ne16x]")),
+    Case("NE17", "a game without hands", ["examples", "99-game"], 2,
+         ["examples/99-game.md:4", "at least one"], _game("[]")),
+    Case("NE13b", "a profile outside the project", ["examples", "99-hostile"], 2,
+         ["examples/99-hostile.md:2", "no file /etc/hostname.yaml in the project"],
+         _front(lambda t: t.replace("dealer: A", "profile: /etc/hostname.yaml\ndealer: A", 1))),
+    Case("NE18a", "an example file name holding Markdown and newlines", ["examples"], 2,
+         ["file name is letters, digits"],
+         _front(lambda t: t, name="02-deal.md)\n\n[pwn](javascript:alert(1))\n\n(x.md")),
+    Case("NE18b", "a hidden example file", ["examples"], 2, [".hidden.md", "file name is letters"],
+         _front(lambda t: t, name=".hidden.md")),
+    Case("NE27", "8 MB of front matter", ["examples", "99-hostile"], 2,
+         ["examples/99-hostile.md", "larger than 256 KB"],
+         _file("examples/99-hostile.md", '---\nsection: "02"\ndealer: A\ndeck: [' + "Ac, " * (2 << 20) + "Ac]\n---\n")),
+    Case("NE28b", "a record that stops after a close and one trick", ["examples", "99-hostile"], 1,
+         ["examples/99-hostile.md", "stops before the hand ends"],
+         _front(lambda t: t[:t.index("  - B play 10d")] + "---\n# Stop\n\n```python\n>>> 1\n1\n```\n",
+                source="05-closing.md")),
+    Case("NE21", "an example patching doctest's checker still fails on a wrong number",
+         ["examples", "99-hostile"], 1,
+         ["examples/99-hostile.md (en), line 19", "expected '68', got '58'"],
+         _example("# Patch\n\n```python\n>>> import doctest\n>>> doctest.OutputChecker."
+                  "check_output = lambda self, want, got, flags: True\n>>> 28 + 30\n68\n```\n")),
+    Case("NE7", "the narrative reading a file through the example's path", ["examples", "99-hostile"], 1,
+         ["examples/99-hostile.md", "cannot render the example (en)", "has no attribute 'path'"],
+         _example('# Files\n\n{{ example.path.parent.joinpath("/etc/passwd").read_text() }}\n\n'
+                  "```python\n>>> 1\n1\n```\n")),
+    Case("NE7b", "the narrative reaching the profile through a position", ["examples", "99-hostile"], 1,
+         ["examples/99-hostile.md", "cannot render the example (en)", "unsafe"],
+         _example("# Profile\n\n{{ position_at(0).profile.source }}\n\n```python\n>>> 1\n1\n```\n")),
+    Case("NE8", "the narrative writing a file through a path", ["examples", "99-hostile"], 1,
+         ["examples/99-hostile.md", "cannot render the example (en)"],
+         _example('# Write\n\n{{ example.path.parent.joinpath("NE8_PWNED").write_text("x") }}\n\n'
+                  "```python\n>>> 1\n1\n```\n")),
+    Case("NE9", "a narrative looping 10^8 times", ["examples", "--timeout", "3", "99-hostile"], 1,
+         ["examples/99-hostile.md", "cannot render the example (en)", "did not finish within 3 s"],
+         _example("# Loop\n\n{% for i in range(10000) %}{% for j in range(10000) %}{% endfor %}"
+                  "{% endfor %}\n\n```python\n>>> 1\n1\n```\n")),
+    Case("NE9b", "a narrative looping 10^10 times", ["examples", "99-hostile"], 1,
+         ["examples/99-hostile.md", "range() has at most 10,000 items"],
+         _example("# Loop\n\n{% for i in range(100000) %}{% endfor %}\n\n```python\n>>> 1\n1\n```\n")),
+    Case("NE10", "a narrative making a 3 GB string", ["examples", "99-hostile"], 1,
+         ["examples/99-hostile.md", "at most 10,000 items"],
+         _example('# Big\n\n{{ ("x" * 3000000000)|length }}\n\n```python\n>>> 1\n1\n```\n')),
+    Case("NE11", "a narrative including itself", ["examples", "99-hostile"], 1,
+         ["examples/99-hostile.md", "cannot render the example (en)"],
+         _example('# Self\n\n{% include "examples/99-hostile.md" %}\n\n```python\n>>> 1\n1\n```\n')),
+    Case("E4", "a deck with a card twice names the example", ["examples", "99-hostile"], 1,
+         ["examples/99-hostile.md", "R1/R4"],
+         _front(lambda t: t.replace("deck: [Kc,", "deck: [Kc, Kc,", 1))),
     # ----- the `replay` command
     Case("L1", "deeply nested JSON", ["replay", "{p}/deep.json"], 2,
          ["deep.json:1", "nested too deeply"], _file("deep.json", "[" * 100000 + "]" * 100000)),
@@ -155,7 +355,7 @@ CASES = [
          ["examples/99-hostile.md (en), line 17", "did not finish within 3 s"],
          _example("# Hang\n\n```python\n>>> while True: pass\n```\n")),
     Case("E1", "a doctest that kills its process", ["examples", "99-hostile"], 1,
-         ["examples/99-hostile.md (en), line 17", "ended the worker process"],
+         ["examples/99-hostile.md (en), line 17", "ended its process"],
          _example("# Exit\n\n```python\n>>> import os; os._exit(3)\n```\n")),
     Case("E1m", "a doctest that exhausts memory", ["examples", "99-hostile"], 1,
          ["examples/99-hostile.md (en), line 17", "MemoryError"],

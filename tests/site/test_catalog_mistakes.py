@@ -51,6 +51,8 @@ class Mistake:
     english: str | None = None            # the English text shown instead
     strict_fails: bool = True             # False: not a mistake, just not shipped
     after: int = 0                        # the reported line is this many below the marker's
+    says: str = ""                        # what the problem must say (the construct, the fix)
+    never: tuple[str, ...] = ()           # what no problem may say (a misleading word)
 
 
 def msgstr(msgid: str, new: str, form: int | None = None) -> Callable[[str], str]:
@@ -99,6 +101,29 @@ def declare(charset: str) -> Callable[[str], str]:
 
 
 PLURALS = '"Plural-Forms: nplurals=2; plural=(n > 1);\\n"'
+DEAL = "The position after the deal: %(other)s, the non-dealer, leads the first trick (R5)."
+TEN = "Is the ten higher than the king?"
+CLOSED_BONUS = "No. A closed hand never earns the last trick bonus. (R18)"
+NOTATION = "Moves are written as the engine reads them"
+DEALER = "%(dealer)s deals, so %(other)s is the non-dealer."
+ESCAPES = ("\\x", "\\u")                 # a Python escape is never shown to a translator
+
+
+def swapped_with_order_note(text: str) -> str:
+    """The dealer and the non-dealer swapped, in a message whose note says their order is the
+    meaning (the note as `update` brings it from a `{# Translators: … #}` comment)."""
+    text = msgstr(DEALER, "%(other)s donne, %(dealer)s est donc le non-donneur. En prenant "
+                  "les cartes sur le dessus du jeu, %(other)s en donne %(first)s à %(dealer)s "
+                  "et s’en donne %(first)s, puis encore %(second)s à %(dealer)s et %(second)s "
+                  "à lui-même (R3). Chaque joueur tient maintenant %(size)s cartes.")(text)
+    return replace(f'#, python-format\nmsgid "{DEALER}', f'#. keep their order\n#, '
+                   f'python-format\nmsgid "{DEALER}')(text)
+
+
+def without_header(text: str) -> str:
+    start = text.index('msgid ""\nmsgstr ""\n')
+    end = text.index("\n\n", start)
+    return text[:start] + text[end + 2:]
 
 MISTAKES = [
     # the translator review, section 3
@@ -109,25 +134,30 @@ MISTAKES = [
             "cartes, réclamez à %(claim)s."), "placeholders", "%(taille)s", "cartes, réclamez",
             CLAIM),
     Mistake("03-plural-form-missing", drop_line(HAND_ENDS, "msgstr[1]"), "plural-forms",
-            'msgstr[0] "La donne prend fin', None, None),
+            'msgstr[0] "La donne prend fin', None, None, never=("[untranslated]",)),
     Mistake("04-fuzzy", fuzzy(NUMBERS), "fuzzy", "#, fuzzy", None, NUMBERS, strict_fails=False,
             after=2),
     Mistake("05-unescaped-quote", msgstr(CLAIM, 'Le Mariage est un jeu de "levées" pour '
-            '%(players)s, %(size)s cartes, %(claim)s.'), "syntax", '"levées"', '"levées"', CLAIM),
+            '%(players)s, %(size)s cartes, %(claim)s.'), "syntax", '"levées"', '"levées"', CLAIM,
+            says="a quotation mark \" inside the text ends the string early"),
     Mistake("06a-html", msgstr(NUMBERS, "Les nombres ne sont <b>jamais</b> saisis "
             "<script>alert(1)</script>"), "markup", "<b>jamais", "alert(1)", NUMBERS),
     Mistake("06b-markdown-link", msgstr(NUMBERS, "Les nombres [voir](https://evil.example/)"),
             "markup", "evil.example", "evil.example", NUMBERS),
     Mistake("07a-template-expression", msgstr(NUMBERS, "Les nombres {{ 7*7 }} de ces pages"),
-            "markup", "{{ 7*7 }}", "7*7", NUMBERS),
+            "markup", "{{ 7*7 }}", "7*7", NUMBERS, says="Jinja template braces `{{ … }}`",
+            never=("adds an emphasis mark",)),
     Mistake("07b-template-raw", msgstr(NUMBERS, "{% raw %}{{ config }}{% endraw %}"), "markup",
             "{% raw %}", "config", NUMBERS),
     Mistake("07c-template-variables", msgstr(NUMBERS, "{{ config }} {{ rules.thresholds.claim }}"),
             "markup", "{{ config }}", "rules.thresholds", NUMBERS),
     Mistake("08a-three-plural-forms", replace(PLURALS, PLURALS.replace("nplurals=2", "nplurals=3")),
-            "plural-rule", "nplurals=3", "1 points de match", None),
+            "plural-rule", "nplurals=3", "1 points de match", None,
+            says="for French (fr) write `Plural-Forms: nplurals=2; plural=(n > 1);`",
+            never=("scratch",)),
     Mistake("08b-english-plural-rule", replace(PLURALS, PLURALS.replace("(n > 1)", "(n != 1)")),
-            "plural-rule", "(n != 1)", None, None),
+            "plural-rule", "(n != 1)", None, None, says="gives n=0 msgstr[1], but French (fr) "
+            "shows msgstr[0] for 0 (CLDR); until it is fixed, none of the", never=("'fr''s",)),
     Mistake("08c-broken-plural-expression", replace(PLURALS, PLURALS.replace("(n > 1)", "((n > 1)")),
             "plural-rule", "((n > 1)", None, None),
     Mistake("08d-one-plural-form", replace(PLURALS, '"Plural-Forms: nplurals=1; plural=0;\\n"'),
@@ -135,7 +165,8 @@ MISTAKES = [
     Mistake("10-empty-msgstr", msgstr(NUMBERS, ""), "untranslated", NUMBERS, None, NUMBERS,
             strict_fails=False, after=1),
     Mistake("X1a-lone-percent", msgstr(NUMBERS, "Les nombres sont justes à 100 % de ces pages"),
-            "percent", "100 %", "100 % de ces", NUMBERS),
+            "percent", "100 %", "100 % de ces", NUMBERS, says="a lone % in “justes à 100 % de ces pages”",
+            never=ESCAPES),
     Mistake("X1b-lone-percent-with-placeholders", msgstr(CLAIM, "Jeu pour %(players)s joueurs "
             "(100 % des points), %(size)s cartes, %(claim)s."), "percent", "(100 % des",
             "100 % des", CLAIM),
@@ -188,6 +219,62 @@ MISTAKES = [
             form=0), "placeholders", "pioche : une carte", None, None),
     Mistake("plural-form-empty", msgstr(HAND_ENDS, "", form=1), "untranslated",
             'msgstr[0] "La donne prend fin', None, None, strict_fails=False),
+    # the translator review's content mistakes (issue 20), each once published
+    Mistake("I15-ruling-reference-changed", msgstr(DEAL, "La situation après la distribution : "
+            "%(other)s, le non-donneur, entame la première levée (R7)."), "rulings",
+            "la première levée (R7)", "levée (R7)", "The position after the deal",
+            says="cites R7 where the English text cites R5"),
+    Mistake("I14-number-word-changed", msgstr(TEN, "Le huit est-il plus fort que le roi ?"),
+            "numbers", "Le huit est-il", "Le huit est-il", TEN,
+            says="states 8 ('huit'), a number the English text does not state (it states 10)"),
+    Mistake("I12-termbase-in-the-build", msgstr(DEAL, "La situation après la distribution : "
+            "%(other)s, le non-donneur, entame le premier pli (R5)."), "termbase",
+            "le premier pli", "le premier pli", "The position after the deal",
+            says="write 'levée'"),
+    Mistake("I2-edited-msgid", replace('\nmsgid "Position in the deck"\n',
+            '\nmsgid "Place dans le jeu"\n'), "template", 'msgid "Place dans le jeu"', None, CELL,
+            after=1, says="not in the template (the template has 'Position in the deck')"),
+    Mistake("I2b-dropped-msgctxt", replace('msgctxt "glossary"\nmsgid "points"\n',
+            'msgid "points"\n'), "template", 'msgid "points"', None, None, after=1,
+            says="the template has this msgid with msgctxt 'glossary'"),
+    Mistake("I5-code-translated", replace("Dans `A play As`, le joueur", "Dans `A joue As`, le "
+            "joueur"), "code", "`A joue As`", "`A joue As`", None,
+            says="changes the code `A joue As` (the English text has `A play As`)"),
+    Mistake("I6-english-pasted", msgstr("Goes to", "Goes to"), "unchanged", 'msgstr "Goes to"',
+            None, "Goes to", says="the translation is the English text itself"),
+    Mistake("3-swapped-placeholders-with-order-note", swapped_with_order_note, "placeholders",
+            '"%(other)s donne, %(dealer)s', "%(other)s donne", DEALER.split("%(other)s")[0],
+            says="the note says to keep the English text's: %(dealer)s, %(other)s"),
+    # the mistakes one would make next
+    Mistake("ruling-reference-dropped", msgstr(CLOSED_BONUS, "Non. Une donne fermée ne donne "
+            "jamais droit à la prime de dernière levée."), "rulings",
+            "jamais droit à la prime de dernière levée.\"",
+            "prime de dernière levée.", "No. A closed hand", says="drops the reference to R18"),
+    Mistake("digit-typed", msgstr(GLOSSARY, "Glossaire 2"), "numbers", "Glossaire 2",
+            "Glossaire 2", GLOSSARY, says="states 2"),
+    Mistake("jinja-comment", msgstr(NUMBERS, "Les nombres {# x #} de ces pages"), "markup",
+            "{# x #}", "{# x #}", NUMBERS, says="a Jinja comment"),
+    Mistake("jinja-statement", msgstr(NUMBERS, "Les nombres {% if true %}x{% endif %}"), "markup",
+            "{% if true", "if true", NUMBERS, says="a Jinja statement `{% … %}`",
+            never=("a lone %",)),
+    Mistake("no-break-space-in-placeholder", msgstr(CLAIM, "Le Mariage se joue à %(players)s "
+            "avec %(size)\u00a0s cartes ; réclamez à %(claim)s."), "placeholders",
+            "se joue à %(players)s", None, CLAIM, says="%(size)⟨no-break space⟩s has "
+            "⟨no-break space⟩ inside it, so it is not a placeholder: write %(size)s",
+            never=ESCAPES + ("a lone %",)),
+    Mistake("space-in-placeholder", msgstr(CLAIM, "Le Mariage se joue à %(players)s avec "
+            "%(size) s cartes ; réclamez à %(claim)s."), "placeholders", "%(size) s", None, CLAIM,
+            says="%(size) s has a space inside it, so it is not a placeholder: write %(size)s",
+            never=("a lone %",)),
+    Mistake("misspelt-keyword", replace('\nmsgid "Glossary"\nmsgstr "Glossaire"',
+            '\nmsgid "Glossary"\nmsgtsr "Glossaire"'), "syntax", 'msgtsr "Glossaire"', None,
+            None, says="`msgtsr` is not a PO keyword", never=("quotation mark",)),
+    Mistake("msgstr-ends-with-line-break", msgstr(GLOSSARY, "Glossaire\\n"), "syntax",
+            'msgstr "Glossaire\\n"', None, None, says="ends with a line break (\\n)"),
+    Mistake("header-deleted", without_header, "header", "# French translations", None, None,
+            says="the catalog has no header entry", never=("charset=(none)",)),
+    Mistake("language-line-deleted", replace('"Language: fr\\n"\n', ""), "language",
+            '"Generated-By:', None, None, says='add "Language: fr\\n" to the header'),
 ]
 
 
@@ -223,6 +310,10 @@ def test_a_catalog_mistake_is_named_and_never_shipped(locales_copy, mistake):
     assert named, [str(p) for p in checked.problems]
     assert any(f"{FR}:{line}: [{mistake.check}]" in p for p in named), (line, named)
     assert all(p.hint for p in checked.problems if p.check == mistake.check)
+    assert any(mistake.says in p for p in named), (mistake.says, named)
+    said = [str(p) for p in checked.problems]
+    assert not [p for p in said for word in mistake.never if word in p], said
+    assert not [p for p in said if "))" in p or ") (" in p and p.endswith("))")], said
 
     source = SiteSource(locales=locales_copy, min_translated=0)
     if mistake.strict_fails:
@@ -282,6 +373,8 @@ def test_a_file_in_another_encoding_is_named_with_its_line(locales_copy, name, d
 @pytest.mark.parametrize("args,words", [
     (["catalogs", "check", "fr"], ["fr/LC_MESSAGES/messages.po:", "[markup]", "msgid 'Glossary'"]),
     (["catalogs", "check", "--errors-only"], ["fr: 1 mistake(s)", "es: ok"]),
+    (["catalogs", "check", "--errors-only", "fr"], ["fr: 1 mistake(s)", "[markup]"]),   # 11
+    (["catalogs", "check", "fr", "--errors-only"], ["fr: 1 mistake(s)", "[markup]"]),
 ])
 def test_the_check_command_names_file_line_and_check(tmp_path, args, words):
     project = _project_copy(tmp_path)
@@ -334,6 +427,8 @@ def broken_project(tmp_path_factory):
     text = po.read_text(encoding="utf-8")
     text = msgstr(NUMBERS, "Les nombres [voir](https://evil.example/)")(text)
     text = msgstr(CELL, "Position dans le paquet | qui")(text)
+    text = msgstr(DEAL, "La situation après la distribution : %(other)s, le non-donneur, entame "
+                  "le premier pli (R5).")(text)              # a termbase violation (I12)
     po.write_text(text, encoding="utf-8")
     return project
 
@@ -350,6 +445,9 @@ def test_build_strict_fails_naming_file_line_and_msgid(broken_project):
     link = next(i for i, l in enumerate(text, 1) if "evil.example" in l)
     assert f"locales/{FR}:{link}: [markup]" in run.stderr
     assert "msgid 'The numbers on these pages" in run.stderr
+    pli = next(i for i, l in enumerate(text, 1) if "premier pli" in l)
+    assert f"locales/{FR}:{pli}: [termbase] the English text says 'trick'" in run.stderr
+    assert "write 'levée'" in run.stderr
     assert "Traceback" not in run.stderr
     assert _snapshot(broken_project / "site") == before       # the previous site stays
 
@@ -362,6 +460,7 @@ def test_build_lenient_shows_english_tagged_and_warns(broken_project):
     for page in site.rglob("*.html"):
         html = page.read_text(encoding="utf-8")
         assert "evil.example" not in html and "| qui" not in html, page
+        assert "premier pli" not in html, page
     home = (site / "fr" / "index.html").read_text(encoding="utf-8")
     assert '<span lang="en">The numbers on these pages are not typed by hand' in home
     deal = (site / "fr" / "examples" / "02-deal" / "index.html").read_text(encoding="utf-8")
@@ -383,3 +482,50 @@ def test_the_themes_count_placeholder_is_kept_but_may_move(string, ok):
     # Outside the theme's strings a leading `#` is a Markdown heading and must stay one.
     page = checks.Entry(("# Heading",), ("Título",), 2)
     assert [c.id for c, _ in checks.check_entry(page)] == ["markup"]
+
+
+def test_a_message_deleted_from_the_catalog_is_named_at_the_templates_line(locales_copy):
+    """msgcmp's 'this message is used but not defined': the template's file and line, counted
+    in stats, and a strict build refuses it."""
+    path = locales_copy / FR
+    text = path.read_text(encoding="utf-8")
+    start = text.index('\nmsgid "Glossary"\n')
+    start = text.rindex("\n\n", 0, start) + 2
+    end = text.index("\n\n", start) + 2
+    path.write_text(text[:start] + text[end:], encoding="utf-8")
+    pot = (locales_copy / "messages.pot").read_text(encoding="utf-8").splitlines()
+    line = pot.index('msgid "Glossary"') + 1
+    checked = catalogs.check_catalog("fr", locales_copy)
+    named = [str(p) for p in checked.problems if p.check == "template"]
+    assert any(f"messages.pot:{line}: [template] this message of the template is missing from "
+               in p and f"locales/{FR}: msgid 'Glossary' (run `mariage catalogs update`" in p
+               for p in named), named
+    assert checked.stats().missing == 1 and checked.stats().mismatched == 1
+    with pytest.raises(CatalogError):
+        check_catalogs(SiteSource(locales=locales_copy, min_translated=0), strict=True)
+
+
+def test_an_edited_msgid_is_counted_in_stats_not_as_translated(locales_copy):
+    """The review's I2: `check` said ok and stats 100 %; now both say what is wrong."""
+    before = catalogs.check_catalog("fr", locales_copy).stats()
+    _break(locales_copy, MISTAKES[[m.id for m in MISTAKES].index("I2-edited-msgid")])
+    after = catalogs.check_catalog("fr", locales_copy).stats()
+    assert (after.stale, after.missing, after.mismatched) == (1, 1, 2)
+    assert after.translated == before.translated - 1 and after.total == before.total
+    assert after.percent < 100
+
+
+@pytest.mark.parametrize("lang,form,ok", [
+    ("es", "mazo: una carta, el indicador", True),      # msgstr[0] is shown only for 1
+    ("pt", "monte: uma carta, o indicador", True),
+    ("it", "tallone: una carta, l’indicatore", True),
+    ("fr", "pioche : une carte, l’indicateur", False),  # French msgstr[0] also shows 0
+    ("es", "mazo: dos cartas, el indicador", False),    # a word, but not the word for one
+])
+def test_a_form_shown_only_for_one_may_write_the_word_for_one(lang, form, ok):
+    from mariage.site.read import checks
+
+    entry = checks.Entry((STOCK, "stock: %(count)s cards, the indicator last"),
+                         (form, "x: %(count)s y"), 2, lang=lang)
+    failures = [c.id for c, _ in checks.check_entry(entry)]
+    assert ("placeholders" not in failures) is ok, failures

@@ -3,6 +3,8 @@ msgstr[n], and no command overwrites a catalog. New languages follow mkdocs.yml,
 
 from __future__ import annotations
 
+import csv
+import io
 import re
 import shutil
 import subprocess
@@ -95,7 +97,6 @@ def test_update_notes_the_site_path_of_each_message(project):
 def test_update_keeps_a_third_plural_form(project):
     """Polish has three forms; update never trims msgstr[2] nor rewrites the header."""
     translate.init(project, "pl")
-    _register(project, "pl")
     path = catalogs.po_path("pl", project.locales)
     text = path.read_text(encoding="utf-8")
     assert '"Plural-Forms: nplurals=3; plural=(n==1 ? 0 : n%10>=2 && n%10<=4 && ' \
@@ -130,12 +131,25 @@ def test_init_never_overwrites_and_refuses_bad_names(project, lang, words):
     assert {p: p.read_bytes() for p in project.locales.rglob("*.po")} == before
 
 
-def test_a_catalog_without_registration_is_an_error(project):
-    translate.init(project, UNLISTED)
+def test_an_unlisted_catalog_stops_the_build_and_init_completes_it(project):
+    """A catalog written without `init` (Weblate's "start new translation" writes one): the
+    site refuses it, saying to run init, and every other language's check goes on; init then
+    keeps the catalog and adds the termbase and the mkdocs.yml entry."""
+    made = catalogs.po_path(UNLISTED, project.locales)
+    made.parent.mkdir(parents=True)
+    made.write_text(_po(project, "it").replace('"Language: it\\n"', f'"Language: {UNLISTED}\\n"'),
+                    encoding="utf-8")
     with pytest.raises(SourceError) as refused:
         SiteSource(root=project.root, locales=project.locales).languages()
     assert f"{UNLISTED}/LC_MESSAGES/messages.po" in str(refused.value)
-    assert f"add `- locale: {UNLISTED}`" in str(refused.value)
+    assert f"run `mariage catalogs init {UNLISTED}`" in str(refused.value)
+    run = subprocess.run([sys.executable, "-m", "mariage.cli", "--project", str(project.root),
+                          "catalogs", "check", "fr"], cwd=ROOT, capture_output=True, text=True)
+    assert run.returncode == 0 and run.stdout == "fr: ok\n", run.stderr
+    before = made.read_bytes()
+    written = translate.init(project, UNLISTED)
+    assert made.read_bytes() == before and made not in written
+    assert project.languages()[-1] == UNLISTED
 
 
 def test_a_registered_language_without_catalog_is_an_error(project):
@@ -147,29 +161,26 @@ def test_a_registered_language_without_catalog_is_an_error(project):
 
 
 def test_a_language_below_the_threshold_is_not_published(project):
-    """A new language with 1 message translated: 0 % < 80 %, left out, and said."""
-    before = project.languages()
+    """A new language with 1 of 455 messages translated: 0 % < 80 %, left out, and said."""
     translate.init(project, UNLISTED)
-    _register(project, UNLISTED)
     path = catalogs.po_path(UNLISTED, project.locales)
     path.write_text(path.read_text(encoding="utf-8").replace(
         'msgid "Glossary"\nmsgstr ""', 'msgid "Glossary"\nmsgstr "Woordenlijst"'), encoding="utf-8")
     source = SiteSource(root=project.root, locales=project.locales)
-    at = before.index("it")
-    assert source.configured_languages() == before[:at] + [UNLISTED] + before[at:]
+    assert source.configured_languages() == Project.find(ROOT).languages() + [UNLISTED]
     assert UNLISTED not in source.languages()
-    assert "below min_translated (80 %)" in source.unpublished()[UNLISTED]
+    assert source.unpublished()[UNLISTED].endswith("): not published (below 80 %)")
     assert UNLISTED in SiteSource(root=project.root, locales=project.locales,
-                             min_translated=0).languages()
+                              min_translated=0).languages()
 
 
 def test_the_termbase_exports_to_tbx_and_csv(project):
     """The French termbase's first rows, read by hand from locales/fr/termbase.yaml and the
     English forms of locales/termbase.yaml."""
     csv_text = translate.termbase(project, "fr", "csv").decode("utf-8")
-    rows = csv_text.splitlines()
-    assert rows[0] == "source,target,context"
-    assert "trick,levée,trick" in rows and "follow suit,fournir,follow_suit" in rows
+    rows = list(csv.reader(io.StringIO(csv_text)))
+    assert rows[0] == ["source", "target", "context"]
+    assert ["trick", "levée", "trick"] in rows and ["follow suit", "fournir", "follow_suit"] in rows
     assert len(rows) == 1 + 17
     tbx = translate.termbase(project, "fr", "tbx").decode("utf-8")
     assert '<langSet xml:lang="fr"><tig><term>levée</term></tig></langSet>' in tbx

@@ -215,3 +215,52 @@ def test_a_site_url_with_markup_is_refused(project):
     assert run.returncode == 1
     assert "check MARIAGE_SITE_URL" in run.stderr and "Traceback" not in run.stderr
     assert _digest(project / "site") == before
+
+
+def _git(cwd: Path, *args: str) -> str:
+    return subprocess.run(["git", "-c", "user.email=ci@mariage.invalid", "-c", "user.name=ci",
+                           *args], cwd=cwd, check=True, capture_output=True, text=True).stdout
+
+
+def _branch_files(remote: Path) -> list[str] | None:
+    """The files of the remote's gh-pages branch, or None when it has none."""
+    run = subprocess.run(["git", "ls-tree", "-r", "--name-only", "gh-pages"], cwd=remote,
+                         capture_output=True, text=True)
+    return sorted(run.stdout.split()) if run.returncode == 0 else None
+
+
+def test_gh_deploy_pushes_only_a_complete_site(project, tmp_path):
+    """NB4, NB4b: `mkdocs gh-deploy` (README: GitHub Pages) builds through the lock and the
+    atomic publish, then pushes the published site: killed during the build, or failing a
+    strict check, it leaves site/ and the branch as they were; finished, it pushes all of it."""
+    remote = tmp_path / "remote.git"
+    _git(tmp_path, "init", "-q", "--bare", str(remote))
+    for args in (["init", "-q"], ["add", "-A"], ["commit", "-qm", "sources"],
+                 ["remote", "add", "origin", str(remote)]):
+        _git(project, *args)
+    before = _digest(project / "site")
+    deploy = [sys.executable, "-m", "mkdocs", "gh-deploy", "--strict"]
+    killed = subprocess.Popen(deploy, cwd=project, env=ENV, stdout=subprocess.DEVNULL,
+                              stderr=subprocess.DEVNULL, start_new_session=True)
+    deadline = time.monotonic() + 300
+    while not list(project.glob(".site.new-*/fr/index.html")) and time.monotonic() < deadline:
+        time.sleep(0.02)
+    os.killpg(killed.pid, signal.SIGKILL)
+    killed.wait()
+    assert _digest(project / "site") == before and _branch_files(remote) is None
+
+    (project / "docs/assets/notes.md").write_text("# Notes\n\nSee [the rules](rules-typo.md).\n")
+    failed = subprocess.run(deploy, cwd=project, env=ENV, capture_output=True, text=True,
+                            timeout=600)
+    assert failed.returncode == 1 and "Aborted with 2 warnings in strict mode!" in (
+        failed.stdout + failed.stderr)
+    assert _digest(project / "site") == before and _branch_files(remote) is None
+
+    (project / "docs/assets/notes.md").unlink()
+    done = subprocess.run(deploy, cwd=project, env=ENV, capture_output=True, text=True,
+                          timeout=600)
+    assert done.returncode == 0, done.stderr[-2000:]
+    published = sorted(str(p.relative_to(project / "site")) for p in (project / "site").rglob("*")
+                       if p.is_file())
+    assert _branch_files(remote) == sorted(published + [".nojekyll"])
+    assert len(published) > 200 and not list(project.glob(".site.*"))

@@ -10,11 +10,11 @@ import pytest
 from babel.messages.catalog import Message
 
 from mariage.site.read import catalogs, termbase, translate
+from mariage.site.read.project import Project
 from mariage.engine.errors import SourceError
-from helpers import site_languages
 
 ROOT = Path(__file__).resolve().parents[2]
-LANGS = site_languages()[1:]
+LANGS = Project.find(ROOT).languages()[1:]      # the site's one list: mkdocs.yml
 LOCALES = ROOT / "locales"
 
 # A made-up language: every concept gets a distinct stem, so that each case tests one rule.
@@ -60,6 +60,23 @@ def terms(fixture_locales):
     return termbase.load_terms("es", fixture_locales)
 
 
+@pytest.fixture
+def words(concepts, terms, fixture_locales):
+    """The fixture termbase as the catalog check reads it."""
+    return termbase.Termbase("es", termbase.language_path("es", fixture_locales), concepts, terms)
+
+
+def _findings(words, message: Message) -> list[str]:
+    ids = message.id if isinstance(message.id, tuple) else (message.id,)
+    strings = message.string if isinstance(message.string, tuple) else (message.string,)
+    return [f"{what} ({hint})" for what, hint in words.findings(ids, strings)]
+
+
+def _termbase_problems(lang: str, locales: Path) -> list[str]:
+    return [str(p) for p in catalogs.check_catalog(lang, locales).problems
+            if p.check == "termbase"]
+
+
 def test_the_source_termbase_lists_the_seventeen_concepts(concepts):
     assert list(concepts) == list(termbase.CONCEPTS)
     assert {c.id for c in concepts.values() if c.exclusive} >= {"declare", "claim"}
@@ -75,11 +92,13 @@ CASES = [
     ("TRICK", "BAZA", []),                                            # case is ignored
     ("The trickster", "El tramposo", []),                             # whole English words only
     ("She claims %(claim)s.", "Reclama %(claim)s.", []),
-    ("She claims %(claim)s.", "Canta %(claim)s.", ["'claim'", "'cantar' is reserved"]),
+    ("She claims %(claim)s.", "Canta %(claim)s.", ["'claim'", "'cantar', the term reserved"]),
     ("Declare the marriage.", "Canta el matrimonio.", []),
-    ("Declare the marriage.", "Reclama el matrimonio.", ["'declare'", "'reclamar' is reserved"]),
+    ("Declare the marriage.", "Reclama el matrimonio.", ["'declare'",
+                                                          "'reclamar', the term reserved"]),
     ("Show the pair for %(marriage)s points.", "Muestra la pareja.", []),  # a placeholder is no word
-    ("The stock is open.", "El mazo está abierto; nadie reclama.", ["'reclamar' is reserved"]),
+    ("The stock is open.", "El mazo está abierto; nadie reclama.",
+     ["'reclamar', the term reserved"]),
     ("Follow suit if you can.", "Asiste si puedes.", []),
     ("Follow suit if you can.", "Sigue el palo si puedes.", ["'follow suit'"]),
     ("The closer must claim.", "El cerrador debe reclamar.", []),
@@ -100,16 +119,24 @@ CASES = [
 
 
 @pytest.mark.parametrize("source,translation,expected", CASES)
-def test_the_check_of_one_message(concepts, terms, source, translation, expected):
-    found = termbase.findings(Message(source, translation), concepts, terms)
+def test_the_check_of_one_message(words, source, translation, expected):
+    found = _findings(words, Message(source, translation))
     assert len(found) == len(expected), found
     for fragment in expected:
         assert any(fragment in f for f in found), (fragment, found)
 
 
-def test_plural_messages_are_checked_in_every_form(concepts, terms):
+def test_plural_messages_are_checked_in_every_form(words):
     message = Message(("%(n)s trick", "%(n)s tricks"), ("%(n)s baza", "%(n)s manos"))
-    assert any("'trick'" in f for f in termbase.findings(message, concepts, terms))
+    assert any("'trick'" in f for f in _findings(words, message))
+
+
+def test_a_finding_says_what_to_write_and_where_to_add_a_word(words):
+    """The message names the English word, the allowed term and its stems, and the file."""
+    [found] = _findings(words, Message("You win the trick.", "Ganas la mano."))
+    assert "the English text says 'trick'" in found
+    assert "write 'baza' (a word starting with 'baza')" in found
+    assert "add its stem to trick's forms in" in found and "es/termbase.yaml" in found
 
 
 def _po_with(locales: Path, lang: str, msgid: str, msgstr: str) -> None:
@@ -124,21 +151,21 @@ def _po_with(locales: Path, lang: str, msgid: str, msgstr: str) -> None:
 
 def test_catalogs_check_reports_a_term_with_its_line(fixture_locales):
     _po_with(fixture_locales, "es", "Marriages and the claim", "Matrimonios y el canto")
-    problems = [str(p) for p in translate.check("es", fixture_locales)
-                if "termbase" in str(p)]
-    assert any("messages.po:" in p and "'claim'" in p and "Marriages and the claim" in p
-               for p in problems), problems
-    assert any("'cantar' is reserved" in p for p in problems), problems
+    problems = _termbase_problems("es", fixture_locales)
+    assert any("messages.po:" in p and "[termbase]" in p and "'claim'" in p
+               and "Marriages and the claim" in p for p in problems), problems
+    assert any("'cantar', the term reserved" in p for p in problems), problems
 
 
-def test_fuzzy_and_untranslated_messages_are_not_held_to_the_termbase(concepts, terms):
-    fuzzy = Message("You win the trick.", "Ganas la mano.", flags={"fuzzy"})
-    assert catalogs.state(fuzzy) == "fuzzy"
-    catalog = catalogs.read_catalog("es", LOCALES)
-    catalog[fuzzy.id] = fuzzy
-    catalog["Another trick."] = Message("Another trick.", "")
-    found = [p.msgid for p in termbase.check("es", catalog, ROOT / "locales")]
-    assert "You win the trick." not in found and "Another trick." not in found
+def test_fuzzy_messages_are_not_held_to_the_termbase(fixture_locales):
+    """A fuzzy message is not shipped, so its words are not checked until it is confirmed."""
+    _po_with(fixture_locales, "es", "Marriages and the claim", "Matrimonios y el canto")
+    assert "Marriages and the claim" in "".join(_termbase_problems("es", fixture_locales))
+    path = catalogs.po_path("es", fixture_locales)
+    text = path.read_text(encoding="utf-8")
+    path.write_text(text.replace('msgid "Marriages and the claim"\n', '#, fuzzy\nmsgid '
+                                 '"Marriages and the claim"\n', 1), encoding="utf-8")
+    assert "Marriages and the claim" not in "".join(_termbase_problems("es", fixture_locales))
 
 
 def test_a_catalog_without_a_termbase_is_reported(tmp_path):
@@ -146,10 +173,11 @@ def test_a_catalog_without_a_termbase_is_reported(tmp_path):
     shutil.copytree(ROOT / "locales", dest)
     for lang in LANGS:
         termbase.language_path(lang, dest).unlink(missing_ok=True)
-    problems = termbase.check("it", catalogs.read_catalog("it", dest), dest)
-    assert [str(p) for p in problems] == [
-        f"{catalogs.po_path('it', dest)}: termbase: {termbase.language_path('it', dest)} "
-        "is missing"]                       # a problem of the file names no msgid
+    problems = _termbase_problems("it", dest)
+    assert problems == [
+        f"{catalogs.po_path('it', dest)}: [termbase] {termbase.language_path('it', dest)} "
+        "is missing (run `mariage catalogs init it` to write it with every concept, then fill "
+        "in your terms)"]                   # a problem of the file names no msgid
 
 
 @pytest.mark.parametrize("old,new,line,key,reason", [
@@ -176,9 +204,9 @@ def test_a_bad_termbase_names_file_line_and_key(fixture_locales, old, new, line,
 def test_a_repeated_concept_is_refused(fixture_locales):
     path = termbase.language_path("es", fixture_locales)
     path.write_text(fixture_yaml() + 'trick: {term: "x", forms: ["x"]}\n', encoding="utf-8")
-    with pytest.raises(SourceError, match="listed twice") as caught:
+    with pytest.raises(SourceError, match="duplicate key 'trick'") as caught:
         termbase.load_terms("es", fixture_locales)
-    assert caught.value.line == 18 and caught.value.key == "trick"
+    assert caught.value.line == 18
 
 
 def test_the_termbase_is_read_safely(fixture_locales):
@@ -203,8 +231,8 @@ def test_every_language_with_a_catalog_has_a_termbase():
 
 @pytest.mark.parametrize("lang", LANGS)
 def test_each_shipped_catalog_follows_its_termbase(lang):
-    problems = termbase.check(lang, catalogs.read_catalog(lang, LOCALES), LOCALES)
-    assert not problems, "\n".join(map(str, problems[:10]))
+    problems = _termbase_problems(lang, LOCALES)
+    assert not problems, "\n".join(problems[:10])
 
 
 def test_the_check_command_holds_a_catalog_to_its_termbase(tmp_path):
@@ -224,5 +252,6 @@ def test_the_check_command_holds_a_catalog_to_its_termbase(tmp_path):
     run = subprocess.run([sys.executable, "-m", "mariage.cli", "catalogs", "check", "it"],
                          cwd=tmp_path, capture_output=True, text=True)
     assert run.returncode == 1, run.stdout + run.stderr
-    assert "termbase: 'punti-partita' is reserved for 'game points'" in run.stderr
+    assert "[termbase] the translation uses 'punti-partita', the term reserved for " \
+        "'game points'" in run.stderr
     assert "it: 1 mistake(s)" in run.stdout

@@ -12,23 +12,31 @@ static-site tool keeps all of it.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
 from jinja2 import Environment, Template, TemplateError
-from markupsafe import escape
+from markupsafe import Markup, escape
+
+from babel.numbers import format_percent
 
 from ...engine.errors import MariageError, SourceError
+from . import publish
 from ..read import catalogs
+from . import badges
 from ..replay import replayer
-from ..replay.doctests import EXAMPLE_TIMEOUT, DoctestWorker, verify
+from ..cache import StageCache, digest
+from ..replay.doctests import EXAMPLE_TIMEOUT, DoctestWorker, page_inputs, verify
 from ..replay.examples import WORKED_EXAMPLE, Example, all_examples, claim_summary
+from ..replay.examples import inputs as example_inputs
 from ..render.pages import SiteSource, render_site
+from ..render.replayer_data import replayer_data
 from ..render.rulings import add_rulings_pages
 from ..render.templating import (FALLBACK_CLOSE, FALLBACK_OPEN, RenderedPage, base_context,
-                                 error_line, mark_fallbacks, render)
+                                 error_line, mark_fallbacks, render, template_inputs,
+                                 time_limit)
 from ..render.variants import render_variants
 
 _ = lambda message: message  # noqa: E731 - marks navigation titles for extraction
@@ -59,9 +67,9 @@ class CatalogError(SourceError):
     def __init__(self, problems: list[catalogs.Problem]) -> None:
         self.problems = problems
         first = problems[0]
-        super().__init__(first.path, f"{len(problems)} catalog problem(s); no message that "
-                         "fails a check is shipped:\n" + "\n".join(f"  {p}" for p in problems),
-                         hint="fix each one as it says, then run `mariage catalogs check`")
+        super().__init__(first.path, f"{len(problems)} catalog problem(s): fix each one as it "
+                         "says, then run `mariage catalogs check` (no message that fails a check "
+                         "is shipped)\n" + "\n".join(f"  {p}" for p in problems))
 
 
 def check_catalogs(source: SiteSource, strict: bool = True) -> list[catalogs.Problem]:
@@ -83,39 +91,78 @@ class ExampleData:
     claim_summary: dict[str, Any] | None
 
 
-def replay_examples(examples: list[Example]) -> dict[str, ExampleData]:
-    """Stage 2: each example's engine data, once."""
-    return {e.name: ExampleData(replayer.steps(e), replayer.perfect_play(e), _maybe_claim(e))
-            for e in examples}
+def replay_examples(examples: list[Example],
+                    cache: StageCache | None = None) -> dict[str, ExampleData]:
+    """Stage 2: each example's engine data, once per text of the example and its profile."""
+    cache = cache or StageCache()
+    return {e.name: cache.get("replay", example_inputs(e), lambda: _replay(e)) for e in examples}
+
+
+def _replay(example: Example) -> ExampleData:
+    # the record goes through the checked path first (`hand()`, `game()`), so a mistake names
+    # the example, the key and the line
+    example.game() if example.is_game else example.hand()
+    return ExampleData(replayer.steps(example), replayer.perfect_play(example),
+                       _maybe_claim(example))
 
 
 def render_examples(source: SiteSource, lang: str, examples: list[Example],
-                    data: dict[str, ExampleData]) -> list[RenderedPage]:
+                    data: dict[str, ExampleData],
+                    timeout: float = EXAMPLE_TIMEOUT) -> list[RenderedPage]:
     """Stage 3, for the examples: each example's page in `lang`, and the examples' index. An
-    example needs no site-wide values, so one can be checked under any profile."""
+    example needs no site-wide values, so one can be checked under any profile. A page is
+    rendered again only when the example, its data, a template or the catalog changed. A
+    narrative gets `timeout` s to render, as its doctests do."""
     env, languages = source.environment(), source.languages()
     context = base_context(source.profile, lang, languages)
+    inputs = digest(lang, source.catalog_digest(lang), context,
+                    template_inputs(env, "example-run.md.j2", cache=source.cache))
     pages, titles = [], []
-    with source.language(lang):
-        for example in examples:
-            known = data[example.name]
-            extra = {"position_at": example.hand, "example": example,
-                     "claim_summary": known.claim_summary, "replay_steps": known.steps,
-                     "perfect_play": known.perfect_play}
-            if example.variant:                 # its narrative's numbers are its profile's
-                extra["rules"] = example.profile.as_context()
-            try:
-                text = mark_fallbacks(_template(env, example.body).render(context | extra))
-            except (TemplateError, MariageError, ValueError, TypeError, KeyError) as exc:
-                raise SourceError(example.relpath, f"cannot render the example ({lang}): "
-                                  f"{exc}", line=error_line(exc)) from None
-            text += mark_fallbacks(render(env, "example-run.md.j2", context | extra))
-            pages.append(RenderedPage(lang, f"examples/{example.name}.md", text,
-                                      example.relpath))
-            titles.append((example, _title(text)))
-        index = mark_fallbacks(render(env, "example-index.md.j2", context | {"examples": titles}))
+    shared: dict[Any, Any] = {}              # the replayer's faces and labels, per deck
+    for example in examples:
+        # the example's data is the engine's, from the example's inputs: no need to hash it
+        key = digest(inputs, example.name, example.relpath, example_inputs(example),
+                     template_inputs(env, body=example.body, cache=source.cache))
+        text = source.cache.get("page", key, lambda: _render_example(
+            source, env, lang, context, example, data[example.name], shared, timeout))
+        pages.append(RenderedPage(lang, f"examples/{example.name}.md", text, example.relpath))
+        titles.append((example, _title(text)))
+    key = digest(inputs, template_inputs(env, "example-index.md.j2", cache=source.cache),
+                 [(e.name, example_inputs(e), title) for e, title in titles])
+    index = source.cache.get("page", key, lambda: _render_index(source, env, lang, context,
+                                                                titles))
     pages.append(RenderedPage(lang, "examples/index.md", index, "templates/example-index.md.j2"))
     return pages
+
+
+def _render_example(source: SiteSource, env: Environment, lang: str, context: dict[str, Any],
+                    example: Example, known: ExampleData, shared: dict[Any, Any],
+                    timeout: float) -> str:
+    extra = {"position_at": example.hand, "example": example.as_context(),
+             "claim_summary": known.claim_summary, "replay_steps": known.steps,
+             "perfect_play": known.perfect_play}
+    if example.variant:                 # its narrative's numbers are its profile's
+        extra["rules"] = example.profile.as_context()
+    with source.language(lang):
+        try:
+            with time_limit(timeout):
+                text = mark_fallbacks(_template(env, example.body).render(context | extra))
+        except (TemplateError, MariageError, ValueError, TypeError, KeyError) as exc:
+            raise SourceError(example.relpath, f"cannot render the example ({lang}): "
+                              f"{exc}", line=error_line(exc)) from None
+        except RecursionError:
+            raise SourceError(example.relpath, f"cannot render the example ({lang}): it "
+                              "includes itself or nests too deeply") from None
+        extra["replayer_data"] = replayer_data(env, context | extra, known.steps, shared)
+        return text + mark_fallbacks(render(env, "example-run.md.j2", context | extra))
+
+
+def _render_index(source: SiteSource, env: Environment, lang: str, context: dict[str, Any],
+                  titles: list[tuple[Example, str]]) -> str:
+    with source.language(lang):
+        # the heading as rendered: translations in it are escaped already
+        examples = [(e.as_context(), Markup(title)) for e, title in titles]
+        return mark_fallbacks(render(env, "example-index.md.j2", context | {"examples": examples}))
 
 
 @lru_cache(maxsize=256)
@@ -124,23 +171,32 @@ def _template(env: Environment, body: str) -> Template:
     return env.from_string(body)
 
 
-def check_examples(pages: list[RenderedPage], examples: list[Example],
-                   worker: DoctestWorker) -> None:
-    """Stage 4: run the doctests of every example page, in every language, in `worker`."""
+def check_examples(pages: list[RenderedPage], examples: list[Example], worker: DoctestWorker,
+                   cache: StageCache | None = None) -> None:
+    """Stage 4: run the doctests of every example page, in every language, in `worker`; a
+    page whose doctests passed before, with the same inputs, is not run again."""
+    cache = cache or StageCache()
     by_path = {f"examples/{e.name}.md": e for e in examples}
     for page in pages:
         example = by_path.get(page.path)
         if example is not None:
-            verify(example, page.text, page.lang, worker)
+            cache.get("doctest", digest(page_inputs(example, page.text), worker.timeout),
+                      lambda: _verified(example, page, worker))
+
+
+def _verified(example: Example, page: RenderedPage, worker: DoctestWorker) -> bool:
+    verify(example, page.text, page.lang, worker)
+    return True
 
 
 def verify_examples(source: SiteSource, example: Example, worker: DoctestWorker) -> int:
     """Render one example in every language and run its doctests on each page; returns the
     number of languages checked, or raises naming the example, the language and the line."""
-    data = replay_examples([example])
+    data = replay_examples([example], source.cache)
     languages = source.languages()
     for lang in languages:
-        check_examples(render_examples(source, lang, [example], data), [example], worker)
+        check_examples(render_examples(source, lang, [example], data, worker.timeout),
+                       [example], worker, source.cache)
     return len(languages)
 
 
@@ -166,24 +222,63 @@ def generate(out: Path, source: SiteSource, static: Path | None = None,
     examples = all_examples(source.examples, profile=source.profile)
     if WORKED_EXAMPLE not in {e.name for e in examples}:
         raise SourceError(source.examples, f"the worked example {WORKED_EXAMPLE}.md is missing")
-    data = replay_examples(examples)                                   # 2. the engine, once
+    data = replay_examples(examples, source.cache)                     # 2. the engine, once
     pages = render_site(source)                                         # 3. render every language
     for lang in source.languages():
-        pages += render_examples(source, lang, examples, data)
+        pages += render_examples(source, lang, examples, data, timeout)
         pages += render_variants(source, lang, examples)
     pages = add_rulings_pages(pages, source)                            #    and link citations
     with DoctestWorker(timeout) as worker:
-        check_examples(pages, examples, worker)                         # 4. check
-    write_pages(pages, out, static)                                     # 5. write
+        check_examples(pages, examples, worker, source.cache)           # 4. check
+    pages = mark_drafts(pages, source)
+    publish.claim(out)                                                  # 5. write
+    write_pages(pages, out, static, files=badges.files(
+        source.context()["catalog_stats"], source.threshold()))
+    publish.mark(out)                # again: write_pages removes what it did not write
     return pages
 
 
-def write_pages(pages: list[RenderedPage], out: Path, static: Path | None = None) -> int:
+# Translators: the note at the top of every page of a language that a translator previews
+# before it is published (`MARIAGE_LANGS=de mkdocs serve`); percent and threshold are
+# percentages such as "2 %" and "80 %".
+DRAFT = _("Draft: this language is %(percent)s translated, so it is not published (below "
+          "%(threshold)s). This preview shows it so that its translators can read their work.")
+
+
+def mark_drafts(pages: list[RenderedPage], source: SiteSource) -> list[RenderedPage]:
+    """Each page of a previewed language below min_translated gets a draft note under its
+    title, in the language when its catalog has the note, else in English."""
+    drafts = source.drafts()
+    if not drafts:
+        return pages
+    marked = []
+    for page in pages:
+        if page.lang in drafts:
+            tr = source.translations(page.lang)
+            ships = getattr(tr, "ships", lambda msgid: False)
+            note = str(escape(tr.gettext(DRAFT) % {
+                "percent": format_percent(drafts[page.lang] / 100, locale=page.lang),
+                "threshold": format_percent(source.threshold() / 100, locale=page.lang)}))
+            if not ships(DRAFT):
+                note = FALLBACK_OPEN + note + FALLBACK_CLOSE
+            block = mark_fallbacks(f'\n<div class="admonition warning" markdown>\n{note}\n'
+                                   '</div>\n\n')
+            text = re.sub(r"^(# .*\n)", lambda m: m.group(1) + block, page.text, count=1,
+                          flags=re.M)
+            page = replace(page, text=text)
+        marked.append(page)
+    return marked
+
+
+def write_pages(pages: list[RenderedPage], out: Path, static: Path | None = None,
+                files: dict[str, bytes] | None = None) -> int:
     """Write pages under out/<lang>/, touching only files whose text changed (so `mkdocs
     serve`, which watches out/, does not loop); stale files are removed. The `assets/` folder
-    of `static` (docs/) is copied too; docs/ notes such as translators.md are not pages.
+    of `static` (docs/) is copied too; docs/ notes such as translators.md are not pages; `files`
+    (path under out/ -> bytes) are made at build time, like the status badges.
     Returns the number of files written."""
     wanted: dict[Path, bytes] = {out / p.lang / p.path: p.text.encode("utf-8") for p in pages}
+    wanted.update({out / path: data for path, data in (files or {}).items()})
     if static is not None and (static / "assets").is_dir():
         for src in (static / "assets").rglob("*"):
             if src.is_file():

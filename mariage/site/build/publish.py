@@ -1,7 +1,11 @@
 """Publish a built site: `site/` holds the old site or the new one, never a mix, never nothing.
 
-- A lock (`.cache/build.lock`, fcntl) lets one build of a project run at a time; the next waits.
+- A lock (`.cache/build.lock`, fcntl) lets one build of a project run at a time; the next waits
+  a bounded time, then stops naming the build that holds it (pid, host and start time are
+  written in the lock file).
 - Each build has its own scratch folder under `.cache/` (the generated docs).
+- Every folder a build creates holds a marker file (`OWNER`); only marked folders are ever
+  swept, so a user's `.site.new-backup` is left alone.
 - The site is built in a hidden sibling of the published folder, then swapped in with one
   atomic exchange (Linux `renameat2(RENAME_EXCHANGE)`): a kill before it leaves the old site,
   after it the new one. A `site/` that is a symlink keeps its link; its target is exchanged.
@@ -18,7 +22,9 @@ import errno
 import fcntl
 import os
 import shutil
+import socket
 import tempfile
+import time
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable
@@ -26,6 +32,8 @@ from typing import Callable
 from ...engine.errors import SourceError
 
 LOCK = "build.lock"
+OWNER = ".mariage-build"          # the marker of a folder a build created and may remove
+LOCK_TIMEOUT = 600.0              # seconds a build waits for another build's lock
 _AT_FDCWD, _RENAME_EXCHANGE = -100, 2
 # An exchange these errors refuse falls back to the in-place sync.
 _CANNOT_EXCHANGE = {errno.EINVAL, errno.ENOSYS, errno.EBUSY, errno.EXDEV, errno.EPERM,
@@ -36,21 +44,46 @@ class PublishError(SourceError):
     """The site folder cannot take a new site; the previous one is left as it was."""
 
 
-def lock(cache: Path, on_wait: Callable[[], None] = lambda: None) -> int:
-    """Take the project's build lock (waiting for another build); returns the descriptor that
-    holds it until `unlock` or the process ends (a killed build frees it too)."""
+def lock(cache: Path, on_wait: Callable[[], None] = lambda: None,
+         timeout: float = LOCK_TIMEOUT) -> int:
+    """Take the project's build lock, waiting up to `timeout` s for another build; returns the
+    descriptor that holds it until `unlock` or the process ends (a killed build frees it too).
+    The holder writes who it is into the lock file, so a build that gives up can name it."""
     try:
         cache.mkdir(parents=True, exist_ok=True)
         fd = os.open(cache / LOCK, os.O_RDWR | os.O_CREAT, 0o644)
     except OSError as exc:
         raise PublishError(cache, f"cannot create the build lock ({exc.strerror})",
                            hint="the project folder must be writable to build") from None
-    try:
-        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-    except BlockingIOError:
-        on_wait()
-        fcntl.flock(fd, fcntl.LOCK_EX)
+    deadline, waited = time.monotonic() + timeout, False
+    while True:
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            break
+        except BlockingIOError:
+            if not waited:
+                on_wait()
+                waited = True
+            if time.monotonic() >= deadline:
+                holder = _holder(fd)
+                os.close(fd)
+                raise PublishError(cache / LOCK, f"another build ({holder}) has held the build "
+                                   f"lock for more than {timeout:g} s; this build stops",
+                                   hint="wait for it, or stop that process if it hangs; "
+                                   "lock_timeout in mkdocs.yml sets the wait") from None
+            time.sleep(min(0.2, max(0.0, deadline - time.monotonic())))
+    os.ftruncate(fd, 0)
+    os.pwrite(fd, (f"pid {os.getpid()} on {socket.gethostname()}, started "
+                   f"{time.strftime('%Y-%m-%d %H:%M:%S %Z')}\n").encode(), 0)
     return fd
+
+
+def _holder(fd: int) -> str:
+    try:
+        text = os.pread(fd, 512, 0).decode("utf-8", "replace").strip()
+    except OSError:
+        text = ""
+    return text or "a process that did not say who it is"
 
 
 def unlock(fd: int) -> None:
@@ -61,8 +94,36 @@ def scratch(cache: Path) -> Path:
     """A fresh scratch folder for this build; leftovers of killed builds are removed first
     (the caller holds the lock, so no other build owns them)."""
     for old in cache.glob("build-*"):
-        shutil.rmtree(old, ignore_errors=True)
-    return Path(tempfile.mkdtemp(prefix="build-", dir=cache))
+        _remove_owned(old)
+    return mark(Path(tempfile.mkdtemp(prefix="build-", dir=cache)))
+
+
+def mark(folder: Path) -> Path:
+    (folder / OWNER).write_text(f"created by the mariage build, pid {os.getpid()}; "
+                                "removed by the next build\n", encoding="utf-8")
+    return folder
+
+
+def claim(folder: Path) -> None:
+    """Make `folder` one the build may empty and refill: a new or empty folder gets the marker;
+    a folder with other files and no marker is not the build's, and is refused."""
+    if folder.is_dir() and not owned(folder) and any(folder.iterdir()):
+        raise PublishError(folder, "this folder holds files the build did not write; the build "
+                           "replaces everything in the folder it generates into, so it will not "
+                           "use this one", hint="point the `generated` option at a new folder "
+                           "inside the project, e.g. .cache/docs")
+    folder.mkdir(parents=True, exist_ok=True)
+    mark(folder)
+
+
+def owned(folder: Path) -> bool:
+    """Whether a build created this folder (and so may remove it)."""
+    return folder.is_dir() and not folder.is_symlink() and (folder / OWNER).is_file()
+
+
+def _remove_owned(folder: Path) -> None:
+    if owned(folder):
+        shutil.rmtree(folder, ignore_errors=True)
 
 
 @dataclass(frozen=True)
@@ -89,6 +150,7 @@ def prepare(site: Path, work: Path) -> Publication:
     try:
         target.parent.mkdir(parents=True, exist_ok=True)
         sibling.mkdir()
+        mark(sibling)
     except OSError:
         return Publication(target, work / "site", in_place=True)      # read-only parent
     return Publication(target, sibling, in_place=False)
@@ -100,6 +162,7 @@ def publish(publication: Publication) -> None:
     if publication.in_place:
         _sync(built, target)
         return
+    (built / OWNER).unlink(missing_ok=True)
     if not target.exists():
         os.rename(built, target)
         return
@@ -110,13 +173,16 @@ def publish(publication: Publication) -> None:
         if exc.errno not in _CANNOT_EXCHANGE:
             raise
         _sync(built, target)
-    shutil.rmtree(built, ignore_errors=True)       # after the exchange: the previous site
+    mark(built)                       # after an exchange it holds the previous site
+    _remove_owned(built)
 
 
 def discard(publication: Publication | None) -> None:
-    """Remove what a build left behind (its build folder when it was not published)."""
+    """Remove what a build left behind (its build folder when it was not published): this
+    build created it, marked or not."""
     if publication is not None and publication.build_dir != publication.target:
         shutil.rmtree(publication.build_dir, ignore_errors=True)
+
 
 
 def _writable(folder: Path) -> bool:
@@ -128,10 +194,11 @@ def _writable(folder: Path) -> bool:
 
 
 def _sweep(target: Path) -> None:
-    """Remove build folders that killed builds left next to the site (the lock is held)."""
+    """Remove build folders that killed builds left next to the site (the lock is held): only
+    those holding the build's marker; a user's folder of the same pattern is left alone."""
     if target.parent.is_dir():
         for old in target.parent.glob(f".{target.name}.new-*"):
-            shutil.rmtree(old, ignore_errors=True)
+            _remove_owned(old)
 
 
 def _exchange(a: Path, b: Path) -> None:

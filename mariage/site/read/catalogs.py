@@ -8,8 +8,9 @@ failing messages are left out, so the page shows the English text instead.
 from __future__ import annotations
 
 import copy
+import difflib
 import io
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from babel.messages.catalog import Catalog, Message
@@ -18,7 +19,7 @@ from babel.messages.pofile import PoFileError, read_po
 from babel.support import NullTranslations, Translations
 
 from ...engine.errors import SourceError
-from . import checks
+from . import checks, termbase
 from .checks import Problem
 
 SOURCE_LANGUAGE = "en"
@@ -35,9 +36,10 @@ def catalog_languages(locales: Path) -> list[str]:
                   if p.parent.parent.name != SOURCE_LANGUAGE)
 
 
-def check_languages(configured: list[str], locales: Path, config: Path) -> None:
-    """One list of languages: the MkDocs config's. A catalog it does not list, or a listed
-    language without a catalog, is an error."""
+def check_languages(configured: list[str], locales: Path, config: Path,
+                    unlisted: bool = True) -> None:
+    """One list of languages: the MkDocs config's. A listed language without a catalog is an
+    error, and so (for the site, `unlisted`) is a catalog it does not list."""
     found = catalog_languages(locales)
     for lang in configured[1:]:
         if not checks.known_language(lang):
@@ -47,12 +49,13 @@ def check_languages(configured: list[str], locales: Path, config: Path) -> None:
             raise SourceError(config, f"{lang!r} is listed but {po_path(lang, locales)} does not "
                               "exist", key="i18n languages", hint=f"run `mariage catalogs init "
                               f"{lang}`, or remove the language from mkdocs.yml")
-    for lang in found:
+    for lang in found if unlisted else []:
         if lang not in configured:
             raise SourceError(po_path(lang, locales), f"the catalog of {lang!r} is not listed "
-                              f"in {config.name}", hint=f"add `- locale: {lang}` (with its "
-                              "name and `build: true`) to the i18n plugin's languages, or "
-                              "remove the catalog")
+                              f"in {config.name}", hint=f"run `mariage catalogs init {lang}`: "
+                              "it keeps the catalog and adds the language's termbase and its "
+                              "entry to the i18n plugin's languages (`- locale: "
+                              f"{lang}`); or remove the catalog")
 
 
 class ShippedTranslations(Translations):
@@ -94,6 +97,8 @@ class CheckedCatalog:
     catalog: Catalog | None                   # None: the file cannot be read at all
     problems: list[Problem] = field(default_factory=list)
     failing: set[tuple[str, str | None]] = field(default_factory=set)   # (msgid, msgctxt)
+    stale: set[tuple[str, str | None]] = field(default_factory=set)     # not in the template
+    missing: int = 0                          # template messages the catalog lacks
 
     @property
     def bad_plural_rule(self) -> bool:
@@ -129,37 +134,51 @@ class CheckedCatalog:
             return Stats(self.lang, 0, 0, 0, failing=0, unreadable=True)
         counts = {"translated": 0, "fuzzy": 0, "untranslated": 0, "failing": 0}
         for message in self.catalog:
-            if message.id:
+            if message.id and _key(message) not in self.stale:
                 kind = state(message)
                 counts["failing" if kind == "translated" and not self.shipped(message)
                        else kind] += 1
         return Stats(self.lang, counts["translated"], counts["fuzzy"], counts["untranslated"],
-                     failing=counts["failing"])
+                     failing=counts["failing"], stale=len(self.stale), missing=self.missing)
 
 
 def _key(message: Message) -> tuple[str, str | None]:
     return _sources(message)[0], message.context
 
 
-# `mkdocs serve` rebuilds in one process: an unchanged catalog is not checked again.
-_CHECKED: dict[tuple[Path, str], tuple[tuple[int, int], CheckedCatalog]] = {}
+# `mkdocs serve` rebuilds in one process: an unchanged catalog is not checked again (its
+# termbase and the template count as part of it).
+_CHECKED: dict[tuple[Path, str], tuple[tuple, CheckedCatalog]] = {}
+
+
+def _version(*paths: Path) -> tuple:
+    out = []
+    for path in paths:
+        try:
+            stat = path.stat()
+            out.append((stat.st_mtime_ns, stat.st_size))
+        except OSError:
+            out.append(None)
+    return tuple(out)
+
+
+def template_path(locales: Path) -> Path:
+    return locales / f"{DOMAIN}.pot"
 
 
 def check_catalog(lang: str, locales: Path) -> CheckedCatalog:
-    """Apply every file and message check to one catalog; nothing here raises for a mistake."""
+    """Apply every file and message check to one catalog, with its termbase and its template;
+    nothing here raises for a mistake."""
     path = po_path(lang, locales)
-    try:
-        stat = path.stat()
-        version = (stat.st_mtime_ns, stat.st_size)
-    except OSError:
-        return _check_catalog(lang, path)
+    version = _version(path, termbase.language_path(lang, locales), termbase.source_path(locales),
+                       template_path(locales))
     cached = _CHECKED.get((path, lang))
-    if cached is None or cached[0] != version:
-        cached = _CHECKED[(path, lang)] = (version, _check_catalog(lang, path))
+    if cached is None or cached[0] != version or version[0] is None:
+        cached = _CHECKED[(path, lang)] = (version, _check_catalog(lang, path, locales))
     return cached[1]
 
 
-def _check_catalog(lang: str, path: Path) -> CheckedCatalog:
+def _check_catalog(lang: str, path: Path, locales: Path) -> CheckedCatalog:
     text, problems = checks.check_file(path, lang)
     result = CheckedCatalog(lang, path, None, problems)
     if text is None or any(p.check in (checks.SYNTAX.id, checks.ENCODING.id) for p in problems):
@@ -174,39 +193,162 @@ def _check_catalog(lang: str, path: Path) -> CheckedCatalog:
         return result
     lines = text.splitlines()
     miscounted = {p.msgid for p in problems if p.check == checks.PLURAL_FORMS.id}
+    words = _termbase(result, lang, locales)
     for message in result.catalog:
         if message.id:
-            _check_message(result, message, lines, result.bad_plural_rule)
+            _check_message(result, message, lines, words,
+                           counted=_sources(message)[0] not in miscounted)
             if _sources(message)[0] in miscounted:
                 result.failing.add(_key(message))
+    if result.bad_plural_rule:
+        _hold_plurals(result)
+    _compare_with_template(result, lines, template_path(locales))
     return result
 
 
-def _check_message(result: CheckedCatalog, message: Message, lines: list[str],
-                   bad_rule: bool) -> None:
+def _hold_plurals(result: CheckedCatalog) -> None:
+    """With a wrong Plural-Forms no plural message can be shipped: say so once, on the header's
+    problem, and leave every plural message out."""
+    assert result.catalog is not None
+    plural = [m for m in result.catalog if m.id and isinstance(m.id, (list, tuple))]
+    result.failing.update(_key(m) for m in plural)
+    result.problems = [replace(p, message=f"{p.message}; until it is fixed, none of the "
+                               f"{len(plural)} plural messages is shipped")
+                       if p.check == checks.PLURAL_RULE.id else p for p in result.problems]
+
+
+def _termbase(result: CheckedCatalog, lang: str, locales: Path) -> termbase.Termbase | None:
+    """The language's termbase, or None with the problem said (missing, or not valid)."""
+    where = termbase.language_path(lang, locales)
+    if not where.exists():
+        result.problems.append(Problem(result.path, None, "", f"{_shown(where)} is missing",
+                                       check=TERMBASE, hint=f"run `mariage catalogs init {lang}`"
+                                       " to write it with every concept, then fill in your terms"))
+        return None
+    try:
+        return termbase.Termbase.load(lang, locales)
+    except SourceError as exc:
+        what = f"{exc.key}: {exc.reason}" if exc.key else exc.reason
+        result.problems.append(Problem(Path(exc.path), exc.line, "", what, check=TERMBASE,
+                                       hint=exc.hint or "see docs/translators.md, Terminology"))
+        return None
+
+
+def _check_message(result: CheckedCatalog, message: Message, lines: list[str], words,
+                   counted: bool) -> None:
     msgid, line = _sources(message)[0], msgstr_line(lines, message.lineno)
     kind = state(message)
     if kind != "translated":
-        message_text, hint = _STATE[kind]
-        result.problems.append(Problem(result.path, line, msgid, message_text, check=kind,
-                                       hint=hint))
+        if counted:          # a plural message with a form too few is already named
+            message_text, hint = _STATE[kind]
+            if kind == "fuzzy" and "python-format" in message.flags:
+                hint = hint.replace("from its `#,` line", "from its `#,` line (keep "
+                                    "`python-format`)")
+            result.problems.append(Problem(result.path, line, msgid, message_text, check=kind,
+                                           hint=hint))
         return
     assert result.catalog is not None
     entry = checks.Entry(_sources(message), _strings(message), result.catalog.num_plurals,
-                         message.context)
-    failures = checks.check_entry(entry)
-    if bad_rule and entry.plural:
-        failures.append((checks.PLURAL_RULE, "the header's Plural-Forms is wrong, so this "
-                         "plural message cannot be shipped"))
-    for check, detail in failures:
-        result.problems.append(checks.problem(result.path, line, msgid, check, detail))
-    if failures:
+                         message.context, notes=tuple(message.auto_comments)
+                         + tuple(message.user_comments), lang=result.lang)
+    found = [checks.problem(result.path, line, msgid, check, detail)
+             for check, detail in checks.check_entry(entry)]
+    if words is not None:
+        found += [Problem(result.path, line, msgid, detail, check=TERMBASE, hint=hint)
+                  for detail, hint in words.findings(entry.sources, entry.strings)]
+    result.problems.extend(found)
+    if found:
         result.failing.add(_key(message))
 
 
+TERMBASE = "termbase"
+TEMPLATE = "template"
 _STATE = {"fuzzy": ("fuzzy: readers see the English text", "review it, then remove the word "
-                   "`fuzzy` from its `#,` line (keep `python-format`) and any `#|` lines"),
+                   "`fuzzy` from its `#,` line and any `#|` lines"),
           "untranslated": ("untranslated: readers see the English text", "translate it")}
+
+
+def _compare_with_template(result: CheckedCatalog, lines: list[str], pot: Path) -> None:
+    """What GNU msgcmp says: a message the template does not have (an edited msgid, a dropped
+    or changed msgctxt) and a template message the catalog lacks. Neither is ever shipped."""
+    template = _template(pot)
+    if template is None or result.catalog is None:
+        return
+    ours = {_key(m): m for m in result.catalog if m.id}
+    by_msgid: dict[str, list[Message]] = {}
+    for message in template.values():
+        by_msgid.setdefault(_sources(message)[0], []).append(message)
+    for key, message in ours.items():
+        known = template.get(key)
+        if known is not None and _sources(known) == _sources(message):
+            continue
+        result.stale.add(key)
+        result.failing.add(key)
+        detail, hint = _drift(message, known, by_msgid.get(key[0], []), template)
+        result.problems.append(Problem(result.path, msgstr_line(lines, message.lineno), key[0],
+                                       detail, check=TEMPLATE, hint=hint))
+    for key, message in template.items():
+        if key not in ours:
+            result.missing += 1
+            result.problems.append(Problem(pot, message.lineno, key[0], f"this message of the "
+                                           f"template is missing from {_shown(result.path)}",
+                                           check=TEMPLATE, hint="run `mariage catalogs update`, "
+                                           "which adds it; never delete an entry by hand"))
+
+
+def _drift(message: Message, known: Message | None, same_msgid: list[Message],
+           template: dict) -> tuple[str, str]:
+    restore = "restore the msgid (and msgctxt) exactly as locales/messages.pot has them: only " \
+              "msgstr lines are yours to edit"
+    if known is not None:
+        return ("the English plural (msgid_plural) differs from the template's", restore)
+    if same_msgid:
+        contexts = ", ".join(repr(m.context) if m.context else "none" for m in same_msgid)
+        now = repr(message.context) if message.context else "none"
+        return (f"the msgctxt is {now}, but the template has this msgid with msgctxt "
+                f"{contexts}", "restore the msgctxt line as the template has it")
+    guess = _was(message, template)
+    guess = f" (the template has {_short(guess)!r})" if guess else ""
+    return (f"this msgid is not in the template{guess}: it was edited, or the English text was "
+            "removed", restore + "; `mariage catalogs update` turns a removed message into an "
+            "obsolete #~ entry")
+
+
+def _was(message: Message, template: dict) -> str | None:
+    """The template message an edited msgid most likely was: the one written at the same
+    source lines (`#:`), else the closest text."""
+    here = set(message.locations)
+    same = [m for m in template.values() if here and here & set(m.locations)]
+    if len(same) == 1:
+        return _sources(same[0])[0]
+    close = difflib.get_close_matches(_sources(message)[0], [k[0] for k in template], n=1,
+                                      cutoff=0.6)
+    return close[0] if close else None
+
+
+_TEMPLATES: dict[Path, tuple[tuple, dict | None]] = {}
+
+
+def _template(pot: Path) -> dict[tuple[str, str | None], Message] | None:
+    """The template's messages by (msgid, msgctxt), read once per version; None without one."""
+    version = _version(pot)
+    cached = _TEMPLATES.get(pot)
+    if cached is None or cached[0] != version:
+        try:
+            with pot.open("rb") as handle:
+                messages = {_key(m): m for m in read_po(handle) if m.id}
+        except (OSError, PoFileError, ValueError):
+            messages = None
+        cached = _TEMPLATES[pot] = (version, messages)
+    return cached[1]
+
+
+def _shown(path: Path) -> str:
+    return checks._rel(path)
+
+
+def _short(text: str) -> str:
+    return checks._short(text, 60)
 
 
 def msgstr_line(lines: list[str], msgid_line: int | None) -> int | None:
@@ -243,10 +385,18 @@ class Stats:
     untranslated: int
     failing: int = 0         # translated but failing a check: not shipped
     unreadable: bool = False
+    stale: int = 0           # messages the template does not have (an edited msgid or msgctxt)
+    missing: int = 0         # template messages the catalog does not have
 
     @property
     def total(self) -> int:
-        return self.translated + self.fuzzy + self.untranslated + self.failing
+        """The template's messages: what readers would see translated."""
+        return self.translated + self.fuzzy + self.untranslated + self.failing + self.missing
+
+    @property
+    def mismatched(self) -> int:
+        """Messages where the catalog and the template disagree (msgcmp's complaints)."""
+        return self.stale + self.missing
 
     @property
     def percent(self) -> int:

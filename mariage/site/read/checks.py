@@ -10,6 +10,7 @@ Babel (`plurals.py`).
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
@@ -17,6 +18,7 @@ from typing import Callable
 
 from babel import Locale, UnknownLocaleError
 
+from . import facts
 from . import msgfmt as gnu_msgfmt
 from . import plurals
 
@@ -61,6 +63,8 @@ class Entry:
     strings: tuple[str, ...]         # (msgstr,) or (msgstr[0], msgstr[1], ...)
     nplurals: int                    # the catalog header's count
     context: str | None = None       # msgctxt; "interface" messages are the theme's, not Markdown
+    notes: tuple[str, ...] = ()      # the `#.` notes and the translator's own `#` comments
+    lang: str = ""                   # the catalog's language (number words, plural forms)
 
     @property
     def plural(self) -> bool:
@@ -105,27 +109,43 @@ def placeholders(text: str) -> tuple[list[str], list[int]]:
 def _placeholders(entry: Entry) -> str | None:
     """The same set of placeholders as the English text (one may be used twice)."""
     allowed = {p for s in entry.sources for p in placeholders(s)[0]}
-    for source, string in entry.pairs():
+    for form, (source, string) in enumerate(entry.pairs()):
         if not string:
             continue
+        spaced = _SPACED.search(string)
+        if spaced:
+            space = "a space" if spaced.group(2) == " " else _visible(spaced.group(2))
+            return (f"{_visible(spaced.group(0))} has {space} inside it, so it is not a "
+                    f"placeholder: write %({spaced.group(1)}){spaced.group(3)}")
         want, got = set(placeholders(source)[0]), set(placeholders(string)[0])
         extra = sorted(got - (allowed if entry.plural else want))
         if extra:
             return f"{extra[0]} is not a placeholder of the English text"
         # Every form keeps its number, the singular too: every number on a page is the profile's
         # or the engine's and each language's page must state the English page's numbers, and
-        # a singular may also serve 0 (French: "0 levée").
+        # a singular may also serve 0 (French: "0 levée"). A form shown only for 1 may write
+        # the word for one instead ("una baza").
         missing = sorted(want - got)
-        if missing:
+        if missing and not facts.spells_one(entry, form, string, missing):
             return f"{missing[0]} is missing"
+        swapped = facts.order_changed(entry, source, string)
+        if swapped:
+            return swapped
     return None
+
+
+# A placeholder with a space typed into it: `%(size) s`, or a no-break space from a French
+# keyboard's habit.
+_SPACED = re.compile(r"%\((\w+)\)(\s+)([sdif])(?!\w)")
 
 
 def _percent(entry: Entry) -> str | None:
     for string in entry.strings:
-        lone = placeholders(string)[1]
+        # `{% … %}` is named by the markup check, a spaced placeholder by the placeholders one
+        lone = [i for i in placeholders(string)[1] if string[i - 1:i] != "{"
+                and string[i + 1:i + 2] != "}" and not _SPACED.match(string, i)]
         if lone:
-            return f"a lone % at {_excerpt(string, lone[0])}"
+            return f"a lone % in {_excerpt(string, lone[0])}"
     return None
 
 
@@ -137,12 +157,82 @@ def _plural_count(entry: Entry) -> str | None:
 
 
 def _excerpt(text: str, at: int) -> str:
-    return repr(text[max(0, at - 12):at + 12])
+    """The words around `at`, their invisible characters named."""
+    start = text.rfind(" ", 0, max(0, at - 12)) + 1
+    end = text.find(" ", at + 12)
+    return "“" + _visible(text[start:end if end != -1 else len(text)]) + "”"
+
+
+def _visible(text: str) -> str:
+    """Text as a translator sees it, every invisible or unusual space named: never a Python
+    escape such as \\xa0."""
+    out = []
+    for char in text:
+        if char == "\n":
+            out.append("⟨line break⟩")
+        elif char != " " and (char.isspace() or unicodedata.category(char) in ("Cf", "Cc", "Zs")):
+            out.append(f"⟨{unicodedata.name(char, f'U+{ord(char):04X}').lower()}⟩")
+        else:
+            out.append(char)
+    return "".join(out)
+
+
+MAX_CATALOG = 8 << 20     # bytes of one catalog file (a complete one is about 320 KB)
+MAX_MESSAGE = 2000        # characters of one translation (or 3 times its English text)
+MAX_REPEAT = 1            # uses of a placeholder beyond the English text's count
+
+
+def _size(entry: Entry) -> str | None:
+    """A bounded translation: at most MAX_MESSAGE characters (or 3 times the English text),
+    and no placeholder repeated more than once beyond the English text's uses. Checked first:
+    an oversized message is refused before any other check reads it."""
+    for source, string in entry.pairs():
+        limit = max(MAX_MESSAGE, 3 * len(source))
+        if len(string) > limit:
+            return f"the translation is {len(string):,} characters long; the limit is {limit:,}"
+        if "%(" in string:
+            want = Counter(placeholders(source)[0])
+            for name, count in Counter(placeholders(string)[0]).items():
+                if count > want[name] + MAX_REPEAT:
+                    return (f"{name} is used {count:,} times; the English text uses it "
+                            f"{want[name]} time(s)")
+    return None
+
+
+def _invisible_characters() -> str:
+    """Control, format (zero-width, bidi), separator, private and surrogate code points."""
+    ranges = [range(0x10000), range(0x110BD, 0x110CE), range(0x13430, 0x13440),
+              range(0x1BCA0, 0x1BCA4), range(0x1D173, 0x1D17B), range(0xE0000, 0xE0080)]
+    found = [chr(c) for r in ranges for c in r
+             if unicodedata.category(chr(c)) in ("Cc", "Cf", "Cs", "Co", "Zl", "Zp")
+             and chr(c) != "\n"]                 # line breaks: the markup check counts them
+    return "".join(re.escape(c) for c in found)
+
+
+_INVISIBLE = re.compile(f"[{_invisible_characters()}\U000F0000-\U0010FFFF]")
+
+
+def _characters(entry: Entry) -> str | None:
+    """No control or invisible character the English text does not have: a NUL, a carriage
+    return (a line break to Markdown), a zero-width space, a bidi override (120 shown as 021)."""
+    for source, string in entry.pairs():
+        for match in _INVISIBLE.finditer(string):
+            char = match.group(0)
+            if char not in source:
+                name = unicodedata.name(char, "a control character")
+                return (f"holds U+{ord(char):04X} ({name.lower()}) at character "
+                        f"{match.start() + 1}, which the English text does not have")
+    return None
 
 
 # Markdown and HTML structure: what a translation must keep, and never add.
 _STRUCTURE: list[tuple[str, re.Pattern[str]]] = [
-    ("an HTML tag", re.compile(r"</?[A-Za-z!?][^>]*>?")),
+    ("Jinja template braces `{{ … }}` (template code: the page would run it)",
+     re.compile(r"\{\{|\}\}")),
+    ("a Jinja statement `{% … %}` (template code: the page would run it)",
+     re.compile(r"\{%|%\}")),
+    ("a Jinja comment `{# … #}`", re.compile(r"\{#|#\}")),
+    ("an HTML tag", re.compile(r"</?[A-Za-z!?][^<>]*>?")),       # [^<>]: linear on `<<<…`
     ("a link or image target `](`", re.compile(r"\]\(")),
     ("a reference link `][` or definition `]:`", re.compile(r"\]\[|\]:")),
     ("an image `![`", re.compile(r"!\[")),
@@ -153,6 +243,8 @@ _STRUCTURE: list[tuple[str, re.Pattern[str]]] = [
     ("a code mark `` ` ``", re.compile(r"`")),
     ("a table cell separator `|`", re.compile(r"\|")),
     ("an emphasis mark `*`", re.compile(r"\*")),
+    ("an underscore `_` (emphasis)", re.compile(r"_")),
+    ("a backslash `\\` (it escapes the markup after it)", re.compile(r"\\")),
     ("a brace `{` or `}` (template or attribute syntax)", re.compile(r"[{}]")),
     ("an HTML entity such as `&nbsp;` (type the character itself)",
      re.compile(r"&(?:[A-Za-z]+|#\d+|#x[0-9A-Fa-f]+);")),
@@ -190,7 +282,12 @@ def _markup(entry: Entry) -> str | None:
 
 PLURAL_FORMS = Check("plural-forms", "give one msgstr[n] per plural form the header's "
                      "Plural-Forms declares", _plural_count)
+SIZE = Check("size", f"keep a translation under {MAX_MESSAGE:,} characters (or 3 times the "
+             "English text) and use each placeholder as often as the English text does", _size)
 CHECKS: list[Check] = [
+    SIZE,
+    Check("characters", "remove the control or invisible character (type plain text; a "
+          "no-break space is fine)", _characters),
     Check("placeholders", "keep every %(name)s placeholder of the English text exactly as it is "
           "written (you may move it); never type the number it stands for", _placeholders),
     Check("percent", "write %% for a percent sign (it shows as one %): a lone % breaks the page",
@@ -199,6 +296,17 @@ CHECKS: list[Check] = [
     Check("markup", "keep the English text's Markdown and HTML (links, **emphasis**, `code`, "
           "| cells, [brackets], line breaks) and add none: the page shows it as it is written",
           _markup),
+    Check("rulings", "keep the English text's ruling references (R1 to R19) exactly: each is "
+          "a link to that ruling", facts.rulings),
+    Check("numbers", "state only the English text's numbers, as digits or as words; a number "
+          "that comes from the rules is a %(name)s placeholder, never typed", facts.numbers),
+    Check("code", "copy the text between backquotes exactly: it is the engine's notation "
+          "(moves, cards), which readers type as it is", facts.code_spans),
+    Check("links", "copy every web address and link target exactly as the English text has it",
+          facts.urls),
+    Check("unchanged", "translate it; if it rightly stays as in English in your language, as "
+          "a name or notation, put the comment line `# stays as in English` above its msgid",
+          facts.unchanged),
 ]
 
 
@@ -209,6 +317,8 @@ def check_entry(entry: Entry) -> list[tuple[Check, str]]:
         detail = check.test(entry)
         if detail:
             failures.append((check, detail))
+            if check is SIZE:          # not read further: no check may take its size's time
+                break
     return failures
 
 
@@ -226,11 +336,12 @@ def _file_level(entry: Entry) -> None:
 ENCODING = Check("encoding", "save the file as UTF-8 and declare `charset=UTF-8` in its header "
                  "(Poedit and every gettext tool can)", _file_level)
 SYNTAX = Check("syntax", "fix the PO syntax at this line", _file_level)
-PLURAL_RULE = Check("plural-rule", "set the header's Plural-Forms to the rule "
-                    "`mariage catalogs init` writes for the language", _file_level)
+PLURAL_RULE = Check("plural-rule", "set the header's Plural-Forms to the language's rule "
+                    "(CLDR), as `mariage catalogs init` writes it", _file_level)
 LANGUAGE = Check("language", "the header's Language must be the catalog's folder name",
                  _file_level)
-FILE_CHECKS = [ENCODING, SYNTAX, PLURAL_RULE, LANGUAGE]
+HEADER = Check("header", "the catalog starts with its header entry (msgid \"\")", _file_level)
+FILE_CHECKS = [ENCODING, SYNTAX, PLURAL_RULE, LANGUAGE, HEADER]
 
 
 def file_problem(path: Path, line: int | None, msgid: str, check: Check, detail: str,
@@ -242,6 +353,8 @@ def check_encoding(path: Path, data: bytes) -> list[Problem]:
     if data.startswith(b"\xef\xbb\xbf"):
         return [file_problem(path, 1, "", ENCODING, "the file starts with a byte-order mark",
                               "save it as UTF-8 without BOM")]
+    if not re.search(rb'^msgid ""\r?\nmsgstr ""\r?\n"', data, re.M):
+        return []                              # check_header names the missing header
     declared = re.search(rb'^"Content-Type: [^"]*charset=([^\\"\s;]+)', data, re.M)
     charset = declared.group(1).decode("ascii", "replace") if declared else "(none)"
     line = data[:declared.start()].count(b"\n") + 1 if declared else 1
@@ -257,17 +370,25 @@ def check_encoding(path: Path, data: bytes) -> list[Problem]:
     return []
 
 
-def msgfmt(path: Path, text: str) -> list[Problem]:
+def msgfmt(path: Path, text: str, lang: str = "") -> list[Problem]:
     """GNU `msgfmt --check`'s complaints as problems, in plain words at the right line."""
     if not gnu_msgfmt.available():
         return [file_problem(path, None, "", SYNTAX, "GNU msgfmt is missing",
                              "install gettext: apt-get install gettext, or brew install "
                              "gettext")]
     understood, found = gnu_msgfmt.complaints(text)
-    lines, problems = text.splitlines(), []
+    lines, problems, misspelt = text.splitlines(), [], []
     for line, message in found:
         if gnu_msgfmt.miscounted(message):
-            problems.append(_plural_count_problem(path, text, lines, line))
+            problems.append(_plural_count_problem(path, text, lines, line, lang))
+            continue
+        if any(abs(line - m) <= 2 for m in misspelt):
+            continue                   # the follow-on complaints of a misspelt keyword
+        keyword = gnu_msgfmt.misspelt_keyword(lines, line, message)
+        if keyword:
+            misspelt.append(line)
+            problems.append(file_problem(path, line, gnu_msgfmt.msgid_at(lines, line), SYNTAX,
+                                         *keyword))
             continue
         what, fix = gnu_msgfmt.plain(message)
         if "twice" in what:                    # msgfmt names the duplicate's msgid line
@@ -275,7 +396,7 @@ def msgfmt(path: Path, text: str) -> list[Problem]:
                          lines[i - 1].startswith("msgstr")), line)
         check = ENCODING if "UTF-8" in fix else PLURAL_RULE if "Plural-Forms" in what else SYNTAX
         if check is PLURAL_RULE:
-            line = _plural_header_line(text)
+            line, fix = _plural_header_line(text), plural_hint(lang)
         problems.append(file_problem(path, line, gnu_msgfmt.msgid_at(lines, line), check, what,
                                      fix))
     if not understood:
@@ -285,7 +406,8 @@ def msgfmt(path: Path, text: str) -> list[Problem]:
     return problems
 
 
-def _plural_count_problem(path: Path, text: str, lines: list[str], line: int) -> Problem:
+def _plural_count_problem(path: Path, text: str, lines: list[str], line: int,
+                          lang: str) -> Problem:
     """msgfmt's 'some messages have only N plural forms': the header is wrong when every
     plural message agrees, else that message is."""
     counts = {len(re.findall(r"^msgstr\[\d+\]", entry, re.M))
@@ -293,15 +415,23 @@ def _plural_count_problem(path: Path, text: str, lines: list[str], line: int) ->
     declared = plurals.plural_header(text)[1] or ""
     if len(counts) == 1:
         return file_problem(path, _plural_header_line(text), "", PLURAL_RULE,
-                             f"Plural-Forms `{declared.strip()}` does not match the "
-                             f"{counts.pop()} msgstr[n] forms of every plural message",
-                             "set the header back, or run `mariage catalogs init` in a scratch "
-                             "copy to see the rule for the language")
+                            f"Plural-Forms `{declared.strip()}` does not match the "
+                            f"{counts.pop()} msgstr[n] forms of every plural message",
+                            plural_hint(lang))
     at = next((i for i in range(line, min(len(lines), line + 50)) if
                lines[i - 1].startswith("msgstr")), line)
     return file_problem(path, at, gnu_msgfmt.msgid_at(lines, at), PLURAL_FORMS,
-                         "this message's number of msgstr[n] forms differs from the header's "
-                         "Plural-Forms")
+                        "this message's number of msgstr[n] forms differs from the header's "
+                        "Plural-Forms", f"give it one msgstr[n] per form; {plural_hint(lang)}")
+
+
+def plural_hint(lang: str) -> str:
+    """The header to write for the language: CLDR's rule, as `mariage catalogs init` writes
+    it."""
+    if not known_language(lang):
+        return "set it as `mariage catalogs init` writes it for the language"
+    return f"for {plurals.language_name(lang)} write `Plural-Forms: " \
+           f"{plurals.expected_plural_forms(lang)}`"
 
 
 def _plural_header_line(text: str) -> int:
@@ -312,16 +442,18 @@ def _plural_header_line(text: str) -> int:
 def check_plural_rule(path: Path, lang: str, text: str) -> list[Problem]:
     offset, forms = plurals.plural_header(text)
     line = text.count("\n", 0, offset) + 1 if offset is not None else 1
-    hint = f"for {lang!r} write `Plural-Forms: {plurals.expected_plural_forms(lang)}`"
     detail = "the header has no Plural-Forms" if forms is None else plurals.rule_problem(lang,
                                                                                          forms)
-    return [file_problem(path, line, "", PLURAL_RULE, detail, hint)] if detail else []
+    return [file_problem(path, line, "", PLURAL_RULE, detail, plural_hint(lang))] \
+        if detail else []
 
 
 def check_language(path: Path, lang: str, text: str) -> list[Problem]:
     match = re.search(r'^"Language:\s*([^"\\]*)', text, re.M)
     if not match or not match.group(1).strip():
-        return []
+        return [file_problem(path, _header_end(text), "", LANGUAGE, "the header has no "
+                             "Language line", f'add "Language: {lang}\\n" to the header: '
+                             "Poedit, Weblate and msgfmt read it")]
     declared = match.group(1).strip().replace("-", "_")
     if declared.split("_")[0].lower() != lang.split("_")[0].lower():
         return [file_problem(path, text.count("\n", 0, match.start()) + 1, "", LANGUAGE,
@@ -329,6 +461,24 @@ def check_language(path: Path, lang: str, text: str) -> list[Problem]:
                               f"locales/{lang}/", "check that this is the right language's "
                               f"file, then set Language: {lang}")]
     return []
+
+
+def _header_end(text: str) -> int:
+    """The line of the header entry's last string."""
+    head = re.match(r'(?:#[^\n]*\n|\s*\n)*msgid ""\nmsgstr ""\n(?:"[^\n]*\n)*', text)
+    return text.count("\n", 0, head.end()) if head else 1
+
+
+def check_header(path: Path, lang: str, text: str) -> list[Problem]:
+    """A catalog starts with its header entry (msgid ""), which says how to read it."""
+    if re.search(r'^msgid ""\nmsgstr ""\n"', text, re.M):
+        return []
+    rule = plurals.expected_plural_forms(lang) if known_language(lang) else "…"
+    return [file_problem(path, 1, "", HEADER, "the catalog has no header entry (the first "
+                         'entry, msgid "", with its Content-Type, Language and Plural-Forms)',
+                         'put it back at the top: msgid "" / msgstr "" / "Content-Type: '
+                         f'text/plain; charset=UTF-8\\n" / "Language: {lang}\\n" / '
+                         f'"Plural-Forms: {rule}\\n"')]
 
 
 def known_language(lang: str) -> bool:
@@ -342,16 +492,29 @@ def known_language(lang: str) -> bool:
 def check_file(path: Path, lang: str) -> tuple[str | None, list[Problem]]:
     """The file's text (None when it cannot be read at all) and its file-level problems."""
     try:
-        data = path.read_bytes()
+        with open(path, "rb") as stream:
+            data = stream.read(MAX_CATALOG + 1)
     except OSError as exc:
         return None, [file_problem(path, None, "", SYNTAX, f"cannot read the catalog "
                                     f"({exc.strerror})", "run `mariage catalogs init "
                                     f"{lang}` to start it")]
+    if len(data) > MAX_CATALOG:
+        return None, [file_problem(path, None, "", SYNTAX, f"the catalog is larger than "
+                                    f"{MAX_CATALOG >> 20} MB", "a catalog is a few hundred "
+                                    "kilobytes; remove what was pasted into it")]
     problems = check_encoding(path, data)
     if problems:
         return None, problems
-    text = data.decode("utf-8")
-    problems = msgfmt(path, text) + check_language(path, lang, text)
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:         # no header, so no charset to blame
+        bad = data[:exc.start].count(b"\n") + 1
+        return None, [file_problem(path, bad, "", ENCODING, f"byte 0x{data[exc.start]:02x} is "
+                                   "not UTF-8 (the file was saved in another encoding)")]
+    header = check_header(path, lang, text)
+    if header:
+        return None, header
+    problems = msgfmt(path, text, lang) + check_language(path, lang, text)
     if not any(p.check == PLURAL_RULE.id for p in problems):
         problems += check_plural_rule(path, lang, text)
     return text, problems

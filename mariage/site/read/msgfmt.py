@@ -3,6 +3,7 @@ line and put into plain words a translator can act on."""
 
 from __future__ import annotations
 
+import difflib
 import re
 import shutil
 import subprocess
@@ -49,6 +50,9 @@ _MSGFMT_OWN = re.compile(r"format specification|not a valid Python format string
 _HEADER_COUNT = re.compile(r"^nplurals = (\d+)\.\.\.$")
 _ENTRY_COUNT = re.compile(r"but some messages have (?:only )?(\w+) plural forms?")
 _MSGFMT: list[tuple[re.Pattern[str], str, str]] = [
+    (re.compile(r"entries do not both (?:begin|end) with '\\n'"), "the translation starts or "
+     "ends with a line break (\\n) and the English text does not, or the other way round",
+     "begin and end the msgstr as the msgid does: add or remove the \\n"),
     (re.compile(r'keyword "(.*)" unknown'), 'a quotation mark " inside the text ends the string '
      "early", r'write \" for each quotation mark inside a string'),
     (re.compile(r"end-of-line within string"), "a string is not closed on its line",
@@ -71,11 +75,26 @@ _MSGFMT: list[tuple[re.Pattern[str], str, str]] = [
 ]
 
 
+_KEYWORDS = ["msgid", "msgstr", "msgctxt", "msgid_plural"]
+
+
+def misspelt_keyword(lines: Sequence[str], line: int, message: str) -> tuple[str, str] | None:
+    """msgfmt's 'keyword "msgtsr" unknown' for a line that starts with that word: a misspelt
+    keyword (the same complaint mid-line is a quotation mark that ends a string early)."""
+    word = re.search(r'keyword "(.*)" unknown', message)
+    text = lines[line - 1] if 0 < line <= len(lines) else ""
+    if word is None or not text.startswith(word.group(1)):
+        return None
+    close = difflib.get_close_matches(word.group(1), _KEYWORDS, n=1, cutoff=0.5)
+    return (f"`{word.group(1)}` is not a PO keyword",
+            f"write {close[0]}" if close else f"use one of {', '.join(_KEYWORDS)}")
+
+
 def plain(message: str) -> tuple[str, str]:
     for pattern, what, fix in _MSGFMT:
         match = pattern.search(message)
         if match:
-            return match.expand(what), fix
+            return what, fix
     return "the file is not valid gettext PO here", "compare the entry with its neighbours"
 
 

@@ -14,22 +14,26 @@ none of that concept's forms, and when the translation uses the forms of an *exc
 from __future__ import annotations
 
 import re
+import unicodedata
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Sequence
 
 import yaml
-from babel.messages.catalog import Catalog, Message
 
-from . import catalogs
-from .checks import Problem
+from .plurals import native_name
+from ...engine import bounded
 from ...engine.errors import SourceError
 
 FILE = "termbase.yaml"
+SOURCE_LANGUAGE = "en"                # its terms are the concepts' `en` forms
 CONCEPTS = ("trick", "lead", "follow_suit", "beat", "trump_in", "discard", "stock", "indicator",
             "close", "exhausted", "marriage", "declare", "claim", "card_points", "game_points",
             "closer", "rate")
-_MARKUP = re.compile(r"[<>|*_`\\[\]]")  # the glossary table prints terms as Markdown
+# The glossary table prints terms as Markdown: no character that makes markup there (braces
+# open an attribute list, `{: onmouseover=… }`), and nothing invisible or reordering.
+_MARKUP = re.compile(r"[<>|*_`\\[\]{}#!&=:\"]")
+LIMIT = 64 << 10          # bytes: a termbase is a few kilobytes
 SPLIT = "…"   # joins the parts of a split form: "meldet sich … ab"
 _PLACEHOLDER = re.compile(r"%\(\w+\)[sd]|\{\{.*?\}\}")
 
@@ -41,9 +45,13 @@ class Concept:
     english: tuple[str, ...]
     exclusive: bool
 
-    def named_in(self, text: str) -> bool:
-        """Whether the English text uses one of this concept's forms, as a whole word."""
-        return any(re.search(rf"(?<!\w){re.escape(f)}(?!\w)", text, re.I) for f in self.english)
+    def word_in(self, text: str) -> str | None:
+        """The first of this concept's English forms the text uses, as a whole word."""
+        for form in self.english:
+            match = re.search(rf"(?<!\w){re.escape(form)}(?!\w)", text, re.I)
+            if match:
+                return match.group(0)
+        return None
 
 
 @dataclass(frozen=True)
@@ -75,11 +83,15 @@ def language_path(lang: str, locales: Path) -> Path:
 
 
 def _compose(path: Path) -> yaml.MappingNode:
-    """The file's YAML tree (safe loader), which keeps each key's line for error messages."""
+    """The file's YAML tree, read within the limits of every user file (size, aliases, depth,
+    duplicate keys); it keeps each key's line for error messages."""
     try:
-        node = yaml.compose(path.read_text(encoding="utf-8"), Loader=yaml.SafeLoader)
+        node = bounded.compose(bounded.read_text(path, LIMIT))
     except OSError as exc:
         raise SourceError(path, f"cannot read the termbase ({exc.strerror})") from None
+    except bounded.BadInput as exc:
+        raise SourceError(path, f"cannot read the termbase: {exc}", line=exc.line,
+                          hint="a termbase is a few kilobytes of UTF-8 text") from None
     except yaml.MarkedYAMLError as exc:
         line = exc.problem_mark.line + 1 if exc.problem_mark else None
         raise SourceError(path, f"malformed YAML: {exc.problem}", line=line) from None
@@ -97,10 +109,8 @@ def _entries(path: Path) -> dict[str, tuple[int, Any]]:
         if key.value not in CONCEPTS:
             raise SourceError(path, f"unknown concept; expected one of {', '.join(CONCEPTS)}",
                               line=line, key=str(key.value))
-        if key.value in entries:
-            raise SourceError(path, "concept listed twice", line=line, key=key.value)
         try:
-            entries[key.value] = (line, yaml.safe_load(yaml.serialize(value)))
+            entries[key.value] = (line, bounded.construct(value))
         except yaml.YAMLError as exc:            # e.g. a !!python tag: never constructed
             raise SourceError(path, f"malformed YAML: {getattr(exc, 'problem', exc)}",
                               line=line, key=key.value) from None
@@ -108,6 +118,13 @@ def _entries(path: Path) -> dict[str, tuple[int, Any]]:
     if missing:
         raise SourceError(path, f"concepts missing: {', '.join(missing)}", line=1)
     return entries
+
+
+def _plain(text: str) -> bool:
+    """Whether a term is plain text: no markup character, no control, format (zero-width,
+    bidi) or line-break character."""
+    return not _MARKUP.search(text) and not any(
+        unicodedata.category(c)[0] in "CZ" and c != " " for c in text)
 
 
 def _strings(value: Any, path: Path, line: int, key: str) -> tuple[str, ...]:
@@ -136,17 +153,24 @@ def load_concepts(locales: Path) -> dict[str, Concept]:
 
 
 def load_terms(lang: str, locales: Path) -> dict[str, Term]:
-    """One language's terms, validated; forms are lowercase stems."""
+    """One language's terms, validated; forms are lowercase stems. A concept whose term and
+    forms are both still empty (as `mariage catalogs init` writes them) is not chosen yet: it
+    is left out, and not checked."""
     path = language_path(lang, locales)
     terms = {}
     for cid, (line, value) in _entries(path).items():
         if not isinstance(value, dict) or set(value) != {"term", "forms"}:
             raise SourceError(path, 'expected {term: "…", forms: ["…"]}', line=line, key=cid)
+        if value["term"] in ("", None) and value["forms"] in ([], None):
+            continue
         if not isinstance(value["term"], str) or not value["term"].strip():
-            raise SourceError(path, "the term is empty", line=line, key=f"{cid}.term")
-        if _MARKUP.search(value["term"]):
-            raise SourceError(path, "a term is plain text: no markup characters", line=line,
-                              key=f"{cid}.term")
+            raise SourceError(path, "the term is empty, but its forms are not", line=line,
+                              key=f"{cid}.term", hint='fill in the term, or empty both: '
+                              'term: "", forms: []')
+        if not _plain(value["term"]):
+            raise SourceError(path, "a term is plain text: no markup characters "
+                              "(< > | * _ ` \\ [ ] { } # ! & = : \") and no invisible ones",
+                              line=line, key=f"{cid}.term")
         forms = _strings(value["forms"], path, line, f"{cid}.forms")
         upper = [f for f in forms if f != f.lower()]
         if upper:
@@ -154,6 +178,21 @@ def load_terms(lang: str, locales: Path) -> dict[str, Term]:
                               key=f"{cid}.forms")
         terms[cid] = Term(cid, value["term"].strip(), forms)
     return terms
+
+
+def skeleton(lang: str, locales: Path) -> str:
+    """A new language's termbase: every concept, with its definition and English words as a
+    comment, and an empty term and forms for the translator to fill in."""
+    lines = [f"# {native_name(lang)} ({lang}): one term for each game concept of "
+             "locales/termbase.yaml.",
+             "# Fill in `term` (the headword readers see) and `forms` (the lowercase stems "
+             "that count as it",
+             "# at the start of a word); a concept left empty is not checked yet. See "
+             "docs/translators.md, Terminology.", ""]
+    for cid, concept in load_concepts(locales).items():
+        lines.append(f"# {concept.definition} English: {', '.join(concept.english)}.")
+        lines.append(f'{cid}: {{term: "", forms: []}}')
+    return "\n".join(lines) + "\n"
 
 
 def _shown(path: Path) -> str:
@@ -167,61 +206,96 @@ def has_terms(lang: str, locales: Path) -> bool:
     return language_path(lang, locales).exists()
 
 
-def _texts(message: Message) -> tuple[str, list[str]]:
-    """The English text (singular and plural) and the translations, placeholders removed."""
-    ids = message.id if isinstance(message.id, (list, tuple)) else [message.id]
-    strings = message.string if isinstance(message.string, (list, tuple)) else [message.string]
-    return (_PLACEHOLDER.sub(" ", " ".join(ids)),
-            [_PLACEHOLDER.sub(" ", s or "") for s in strings])
+@dataclass(frozen=True)
+class Termbase:
+    """One language's terms with the concepts they stand for, read once per catalog check."""
+    lang: str
+    path: Path
+    concepts: dict[str, Concept]
+    terms: dict[str, Term]
+
+    @classmethod
+    def load(cls, lang: str, locales: Path) -> "Termbase":
+        return cls(lang, language_path(lang, locales), load_concepts(locales),
+                   load_terms(lang, locales))
+
+    def findings(self, sources: Sequence[str], strings: Sequence[str]) -> list[tuple[str, str]]:
+        """What is wrong with one translated message's terms, each with what to do (empty
+        when nothing is). Placeholders are left out on both sides."""
+        source = _PLACEHOLDER.sub(" ", " ".join(sources))
+        out = []
+        for cid, term in self.terms.items():
+            concept = self.concepts[cid]
+            said = concept.word_in(source)
+            for text in (_PLACEHOLDER.sub(" ", s) for s in strings if s):
+                if said and not term.used_in(text):
+                    out.append((f"the English text says {said!r} ({_name(cid)}), but the "
+                                f"translation has none of the termbase's words for it",
+                                f"write {term.term!r} (a word starting with "
+                                f"{_listed(term.forms)}); if your word is also right, add its "
+                                f"stem to {cid}'s forms in {_shown(self.path)}"))
+                    break
+                if not said and concept.exclusive and term.used_in(text):
+                    out.append((f"the translation uses {term.term!r}, the term reserved for "
+                                f"{_name(cid)}, but the English text does not say "
+                                f"{_name(cid)}", f"choose another word: {_name(cid)}'s words "
+                                f"({_listed(term.forms)}) stand for {_name(cid)} only"))
+                    break
+        return out
 
 
-def findings(message: Message, concepts: dict[str, Concept],
-             terms: dict[str, Term]) -> list[str]:
-    """What is wrong with one translated message's terms (empty when nothing is)."""
-    source, translations = _texts(message)
-    out = []
-    for cid, concept in concepts.items():
-        term = terms[cid]
-        named = concept.named_in(source)
-        for text in translations:
-            if named and not term.used_in(text):
-                out.append(f"termbase: the source says {cid.replace('_', ' ')!r} but the "
-                           f"translation has no {term.term!r} ({', '.join(term.forms)})")
-                break
-            if not named and concept.exclusive and term.used_in(text):
-                out.append(f"termbase: {term.term!r} is reserved for "
-                           f"{cid.replace('_', ' ')!r}, which the source does not name")
-                break
-    return out
+def _name(cid: str) -> str:
+    return repr(cid.replace("_", " "))
 
 
-def check(lang: str, catalog: Catalog, locales: Path) -> list[Any]:
-    """The termbase problems of one read catalog, as checks.Problem objects. Only shipped
-    messages (translated, not fuzzy) are held to the termbase."""
-    path = catalogs.po_path(lang, locales)
-    if not has_terms(lang, locales):
-        return [Problem(path, None, "", f"termbase: {_shown(language_path(lang, locales))} is missing")]
-    concepts, terms = load_concepts(locales), load_terms(lang, locales)
-    problems: list[Any] = []
-    for message in catalog:
-        if not message.id or catalogs.state(message) != "translated":
-            continue
-        msgid = message.id if isinstance(message.id, str) else message.id[0]
-        problems.extend(Problem(path, message.lineno, msgid, text)
-                        for text in findings(message, concepts, terms))
-    return problems
+def _listed(forms: Sequence[str]) -> str:
+    return " or ".join(repr(f) for f in forms)
 
 
 def glossary_rows(languages: list[str], locales: Path) -> list[dict[str, Any]]:
     """One row per concept for the glossary page: its id and each language's term (None where
-    a language has no termbase yet). English shows its first form."""
+    a language has not chosen it yet). English shows its first form."""
     concepts = load_concepts(locales)
     terms = {lang: load_terms(lang, locales) for lang in languages
-             if lang != catalogs.SOURCE_LANGUAGE and has_terms(lang, locales)}
+             if lang != SOURCE_LANGUAGE and has_terms(lang, locales)}
     rows = []
     for cid, concept in concepts.items():
         row: dict[str, str | None] = {"id": cid, "en": concept.english[0]}
-        row.update({lang: (terms[lang][cid].term if lang in terms else None)
-                    for lang in languages if lang != catalogs.SOURCE_LANGUAGE})
+        row.update({lang: (terms[lang][cid].term if cid in terms.get(lang, {}) else None)
+                    for lang in languages if lang != SOURCE_LANGUAGE})
         rows.append(row)
     return rows
+
+
+GUIDE_START = "<!-- the termbases' table: written by `mariage catalogs update`; do not edit -->"
+GUIDE_END = "<!-- end of the termbases' table -->"
+
+
+def guide_table(languages: list[str], locales: Path) -> str:
+    """The guide's terminology table, from the termbases themselves: one row per concept, its
+    English words and each language's term ("–" where it is not chosen yet)."""
+    langs = [lang for lang in languages if lang != SOURCE_LANGUAGE]
+    rows = glossary_rows(languages, locales)
+    english = {cid: ", ".join(c.english[:2]) for cid, c in load_concepts(locales).items()}
+    lines = ["| concept | English | " + " | ".join(langs) + " |",
+             "|---|---|" + "---|" * len(langs)]
+    for row in rows:
+        cells = [str(row[lang]) if row[lang] else "–" for lang in langs]
+        lines.append(f"| `{row['id']}` | {english[str(row['id'])]} | " + " | ".join(cells) + " |")
+    return "\n".join(lines)
+
+
+def write_guide_table(guide: Path, languages: list[str], locales: Path) -> bool:
+    """Rewrite the table between the guide's markers; False when the guide has none."""
+    try:
+        text = guide.read_text(encoding="utf-8")
+    except OSError:
+        return False
+    start, end = text.find(GUIDE_START), text.find(GUIDE_END)
+    if start == -1 or end < start:
+        return False
+    new = (text[:start + len(GUIDE_START)] + "\n" + guide_table(languages, locales) + "\n"
+           + text[end:])
+    if new != text:
+        guide.write_text(new, encoding="utf-8")
+    return True

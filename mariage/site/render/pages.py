@@ -16,14 +16,15 @@ from babel.support import NullTranslations
 from jinja2 import Environment
 
 from ...engine.profile import Profile, load_profile
+from ..cache import StageCache, digest, file_digest
 from ..read import catalogs, termbase
 from ..read.project import Project, output_path
 from ..replay.examples import WORKED_EXAMPLE, claim_summary, read_example
 from ..replay.study import STUDY_DEALS, close_study
 from .tables import SCORE_SHEET, score_sheet
 from .templating import (RenderedPage, base_context, environment, mark_fallbacks, render,
-                         translated)
-from .variants import summaries, variant_profiles
+                         template_inputs, translated)
+from .variants import VARIANTS, summaries, variant_profiles
 
 
 def page_templates(templates: Path) -> list[str]:
@@ -34,7 +35,9 @@ def page_templates(templates: Path) -> list[str]:
 @dataclass
 class SiteSource:
     """Everything the pages are made from; tests build one pointing at altered copies. What
-    is not given comes from the project the command runs in (see `Project.find`)."""
+    is not given comes from the project the command runs in (see `Project.find`). What it
+    derives (checked catalogs, variant profiles, the closing study) goes through the stage
+    cache, keyed by the files it reads."""
 
     profile: Profile = None  # type: ignore[assignment]  # filled in __post_init__
     locales: Path = None  # type: ignore[assignment]
@@ -43,12 +46,7 @@ class SiteSource:
     extra_context: dict[str, Any] = field(default_factory=dict)
     min_translated: int | None = None       # default: the project's mkdocs.yml
     preview: list[str] | None = None        # `mkdocs serve` of these languages only (+ English)
-    _env: Environment | None = field(default=None, init=False, repr=False)
-    _translations: dict[str, NullTranslations] = field(default_factory=dict, init=False, repr=False)
-    _checked: dict[str, catalogs.CheckedCatalog] = field(default_factory=dict, init=False,
-                                                         repr=False)
-    _variants: list[tuple[str, Profile]] | None = field(default=None, init=False, repr=False)
-    _configured: list[str] | None = field(default=None, init=False, repr=False)
+    cache: StageCache = field(default_factory=StageCache)   # default: this process's memory
 
     def __post_init__(self) -> None:
         if self.profile is None or self.locales is None or self.root is None:
@@ -59,9 +57,10 @@ class SiteSource:
             self.examples_folder = self.examples_folder or project.examples
 
     @classmethod
-    def of(cls, project: Project, profile: Profile | None = None) -> "SiteSource":
+    def of(cls, project: Project, profile: Profile | None = None,
+           cache: StageCache | None = None) -> "SiteSource":
         return cls(profile or load_profile(project.profile), project.locales, project.root,
-                   project.examples)
+                   project.examples, cache=cache or StageCache())
 
     @property
     def project(self) -> Project:
@@ -76,53 +75,80 @@ class SiteSource:
         return self.examples_folder or self.root / "examples"
 
     def environment(self) -> Environment:
-        if self._env is None:
-            self._env = environment([self.templates, self.root])
-        return self._env
+        return environment([self.templates, self.root])
+
+    def catalog_digest(self, lang: str) -> str:
+        """The content hash of a language's catalog ('' for the English source)."""
+        if lang == catalogs.SOURCE_LANGUAGE:
+            return ""
+        return file_digest(catalogs.po_path(lang, self.locales))
 
     def checked(self, lang: str) -> catalogs.CheckedCatalog:
-        """A language's catalog with every check applied, once per site build."""
-        if lang not in self._checked:
-            self._checked[lang] = catalogs.check_catalog(lang, self.locales)
-        return self._checked[lang]
+        """A language's catalog with every check applied, once per catalog text."""
+        return self.cache.get("catalog", digest(lang, self.catalog_digest(lang)),
+                              lambda: catalogs.check_catalog(lang, self.locales))
 
     def translations(self, lang: str) -> NullTranslations:
-        """What ships of a language's catalog, compiled in memory once; English is the
-        identity."""
-        if lang not in self._translations:
-            self._translations[lang] = (NullTranslations() if lang == catalogs.SOURCE_LANGUAGE
-                                        else self.checked(lang).translations())
-        return self._translations[lang]
+        """What ships of a language's catalog, compiled in memory once per catalog text;
+        English is the identity."""
+        if lang == catalogs.SOURCE_LANGUAGE:
+            return NullTranslations()
+        return self.cache.get("translations", digest(lang, self.catalog_digest(lang)),
+                              lambda: self.checked(lang).translations())
 
     def language(self, lang: str):
         """A block in which pages render in `lang`."""
         return translated(self.translations(lang))
 
     def configured_languages(self) -> list[str]:
-        """Every language of the site's config (the source first), published or not."""
-        if self._configured is None:
-            self._configured = self.project.languages()
-        return self._configured
+        """Every language of the site's config (the source first), published or not: read
+        from mkdocs.yml and checked against the catalogs once per text of theirs."""
+        project = self.project
+        key = digest(file_digest(project.config), catalogs.catalog_languages(self.locales))
+        return list(self.cache.get("languages", key, project.languages))
+
+    def context_digest(self, lang: str) -> str:
+        """The content hash of what a page in `lang` is given: the language, its catalog and
+        every site-wide value."""
+        languages = self.languages()
+        return digest(lang, self.catalog_digest(lang),
+                      base_context(self.profile, lang, languages) | self.context())
 
     def threshold(self) -> int:
         if self.min_translated is None:
             self.min_translated = self.project.min_translated()
         return self.min_translated
 
+    def progress(self, lang: str) -> tuple[int, int, int]:
+        """(percent, messages done, messages in all) of a language; a failing message counts
+        as done: it is reported, not missing."""
+        s = self.checked(lang).stats()
+        done = s.translated + s.failing
+        return (100 * done // s.total if s.total else 100), done, s.total
+
+    def below_threshold(self, lang: str) -> bool:
+        return not self.checked(lang).stats().unreadable and \
+            self.progress(lang)[0] < self.threshold()
+
     def unpublished(self) -> dict[str, str]:
-        """The languages left out of the site, each with the reason."""
+        """The languages left out of the site, each with the reason. A preview
+        (`MARIAGE_LANGS=de mkdocs serve`) shows its languages even below min_translated, as
+        drafts."""
         reasons = {}
         for lang in self.configured_languages()[1:]:
             if self.preview is not None and lang not in self.preview:
                 reasons[lang] = f"{lang} is left out of this preview (MARIAGE_LANGS)"
-                continue
-            s = self.checked(lang).stats()
-            done = s.translated + s.failing      # a failing message is reported, not missing
-            if not s.unreadable and s.total and 100 * done // s.total < self.threshold():
-                reasons[lang] = (f"{lang} is {100 * done // s.total} % translated ({done} of "
-                                 f"{s.total} messages), below min_translated "
-                                 f"({self.threshold()} %): not published")
+            elif self.preview is None and self.below_threshold(lang):
+                percent, done, total = self.progress(lang)
+                reasons[lang] = (f"{lang} is {percent} % translated ({done} of {total} "
+                                 f"messages): not published (below {self.threshold()} %)")
         return reasons
+
+    def drafts(self) -> dict[str, int]:
+        """The languages a preview shows although they are below min_translated, with their
+        percent: each page of theirs is marked as a draft."""
+        return {lang: self.progress(lang)[0] for lang in self.preview or []
+                if lang in self.configured_languages() and self.below_threshold(lang)}
 
     def languages(self) -> list[str]:
         """The published languages, the source first."""
@@ -135,10 +161,10 @@ class SiteSource:
         return [p for lang in self.configured_languages()[1:] for p in self.checked(lang).errors]
 
     def variants(self) -> list[tuple[str, Profile]]:
-        """The project's variant profiles (rules/variants/), read once per build."""
-        if self._variants is None:
-            self._variants = variant_profiles(self.root)
-        return self._variants
+        """The project's variant profiles (rules/variants/), read once per text of theirs."""
+        files = sorted((self.root / VARIANTS).glob("*.yaml"))
+        return self.cache.get("variants", digest(*[(p.name, file_digest(p)) for p in files]),
+                              lambda: variant_profiles(self.root))
 
     def context(self) -> dict[str, Any]:
         """Site-wide values: the catalogs' status, the numbers of section 07's example, the
@@ -146,6 +172,9 @@ class SiteSource:
         if "catalog_stats" not in self.extra_context:
             self.extra_context["catalog_stats"] = [
                 self.checked(lang).stats() for lang in self.configured_languages()[1:]]
+            self.extra_context["min_translated"] = self.threshold()
+            self.extra_context["below_threshold"] = [
+                lang for lang in self.configured_languages()[1:] if self.below_threshold(lang)]
         if "terms" not in self.extra_context:
             self.extra_context["terms"] = termbase.glossary_rows(self.languages(), self.locales)
         if "score_sheet" not in self.extra_context:
@@ -158,8 +187,9 @@ class SiteSource:
         if "variants" not in self.extra_context:
             self.extra_context["variants"] = summaries(self.profile, self.variants())
         if "close_study" not in self.extra_context:
-            self.extra_context["close_study"] = {
-                "deals": STUDY_DEALS, "bands": [b.as_context() for b in close_study(self.profile)]}
+            self.extra_context["close_study"] = {"deals": STUDY_DEALS, "bands": self.cache.get(
+                "study", digest(self.profile, STUDY_DEALS),
+                lambda: [b.as_context() for b in close_study(self.profile)])}
         if "worked_example" not in self.extra_context:
             example = read_example(self.examples / f"{WORKED_EXAMPLE}.md", self.profile)
             self.extra_context["worked_example"] = claim_summary(example)
@@ -168,15 +198,24 @@ class SiteSource:
 
 def render_site(source: SiteSource) -> list[RenderedPage]:
     """Every template page (templates/pages/) in every language; the generator adds the
-    examples' and the variants' pages beside them."""
+    examples' and the variants' pages beside them. A page is rendered again only when its
+    template (or one it imports), its language's catalog or a value it is given changed."""
     pages: list[RenderedPage] = []
     languages = source.languages()
     env = source.environment()
     for lang in languages:
         context = base_context(source.profile, lang, languages) | source.context()
-        with source.language(lang):
-            for template in page_templates(source.templates):
-                pages.append(RenderedPage(lang, output_path(template),
-                                          mark_fallbacks(render(env, template, context)),
-                                          template))
+        inputs = source.context_digest(lang)
+        for template in page_templates(source.templates):
+            text = source.cache.get(
+                "page", digest(template, template_inputs(env, template, cache=source.cache),
+                               inputs),
+                lambda: _render(source, env, template, lang, context))
+            pages.append(RenderedPage(lang, output_path(template), text, template))
     return pages
+
+
+def _render(source: SiteSource, env: Environment, template: str, lang: str,
+            context: dict[str, Any]) -> str:
+    with source.language(lang):
+        return mark_fallbacks(render(env, template, context))

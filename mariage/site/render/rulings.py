@@ -20,7 +20,8 @@ from markdown.extensions.toc import slugify, unique
 
 from ...engine.errors import SourceError
 from .pages import SiteSource
-from .templating import RenderedPage, base_context, render, translated
+from ..cache import digest
+from .templating import RenderedPage, base_context, render, template_inputs, translated
 
 RULINGS_PAGE = "rulings.md"
 RULINGS_TEMPLATE = "rulings.md.j2"
@@ -175,20 +176,32 @@ def add_rulings_pages(pages: list[RenderedPage], source: SiteSource) -> list[Ren
     """Every page with its citations linked, plus the rulings page of each language. A ruling
     the template does not word as the profile does is shown in the profile's English, marked
     as English, with a warning (which fails a strict build): no page states a ruling the
-    profile does not say."""
-    own = untranslated_statements(source)
+    profile does not say. A language's pages are linked again only when one of them changed."""
+    env, languages = source.environment(), source.languages()
+    own = source.cache.get("statements", digest(
+        source.profile, languages, template_inputs(env, STATEMENTS, cache=source.cache)),
+        lambda: untranslated_statements(source))
     for ruling_id, text in own.items():
         log.warning("%s: %s: the profile says %r, which the template's statement does not; it is "
                     "shown in English until templates/%s says the same and is translated",
                     source.profile.source, ruling_id, text, STATEMENTS)
-    known = {r.id for r in source.profile.rulings}
-    languages = source.languages()
-    out = list(pages)
+    out = [p for p in pages if p.lang not in languages]
     for lang in languages:
-        context = base_context(source.profile, lang, languages) | source.context()
-        context["explained"] = explained_by([p for p in pages if p.lang == lang])
-        context["own_statements"] = own
-        with source.language(lang):
-            text = render(source.environment(), RULINGS_TEMPLATE, context)
-        out.append(RenderedPage(lang, RULINGS_PAGE, text, f"templates/{RULINGS_TEMPLATE}"))
-    return [link_citations(p, known) for p in out]
+        mine = [p for p in pages if p.lang == lang]
+        key = digest(source.context_digest(lang), own, [(p.path, p.text, p.source) for p in mine],
+                     template_inputs(env, RULINGS_TEMPLATE, cache=source.cache))
+        out += source.cache.get("rulings", key, lambda: _linked(source, lang, mine, own))
+    return out
+
+
+def _linked(source: SiteSource, lang: str, pages: list[RenderedPage],
+            own: dict[str, str]) -> list[RenderedPage]:
+    """One language's pages with their citations linked, and its rulings page."""
+    context = base_context(source.profile, lang, source.languages()) | source.context()
+    context["explained"] = explained_by(pages)
+    context["own_statements"] = own
+    with source.language(lang):
+        text = render(source.environment(), RULINGS_TEMPLATE, context)
+    known = {r.id for r in source.profile.rulings}
+    rulings = RenderedPage(lang, RULINGS_PAGE, text, f"templates/{RULINGS_TEMPLATE}")
+    return [link_citations(p, known) for p in [*pages, rulings]]

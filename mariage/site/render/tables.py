@@ -45,9 +45,13 @@ def score_sheet(path: Path, profile: Profile) -> list[SheetRow] | None:
         raise SourceError(path, "the score sheet needs one game record: first_dealer and hands",
                           line=1)
     try:
+        if data["first_dealer"] not in profile.players:
+            raise ValueError(f"the first dealer is {' or '.join(profile.players)} (R2)")
         game = Game(data["first_dealer"], profile)
     except ValueError as exc:
         raise SourceError(path, str(exc), key="first_dealer") from None
+    if not isinstance(data["hands"], list) or not data["hands"]:
+        raise SourceError(path, "'hands' is the list of the game's hands", key="hands")
     rows = []
     for number, record in enumerate(data["hands"], 1):
         dealer = game.dealer
@@ -74,6 +78,8 @@ def _replay(path: Path, number: int, record: object, dealer: str, profile: Profi
         if not isinstance(record, dict):
             raise ReplayError("a hand is a mapping with deck and actions", None)
         actions = record.get("actions", [])
+        if not isinstance(actions, list):
+            raise ReplayError("'actions' is a list of actions such as 'A play Kh'", None)
         part = {"deck": record.get("deck"), "actions": actions[:stop]}
         return replay_hand(part, dealer=dealer, profile=profile, finish=stop is None)
     except ReplayError as exc:

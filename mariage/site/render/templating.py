@@ -6,24 +6,33 @@ from __future__ import annotations
 
 import html
 import re
+import signal
+import threading
 import unicodedata
 from contextlib import contextmanager
 from contextvars import ContextVar
+import hashlib
 from dataclasses import dataclass
-from pathlib import Path
+from functools import lru_cache
+from io import IOBase
+from pathlib import Path, PurePath
+from types import ModuleType
 from typing import Any, Callable, Iterator
 
 from babel import Locale
 from babel.lists import format_list as babel_format_list
 from babel.numbers import format_percent as babel_format_percent
 from babel.support import NullTranslations
+from jinja2 import meta
 from jinja2 import (Environment, FileSystemLoader, StrictUndefined, TemplateError,
                     TemplateSyntaxError, UndefinedError, pass_context)
+from jinja2.exceptions import SecurityError
 from jinja2.sandbox import SandboxedEnvironment
 from markupsafe import Markup, escape
 
-from ...engine.errors import SourceError
+from ...engine.errors import MariageError, SourceError
 from ...engine.profile import Profile
+from ..cache import StageCache, digest
 
 
 @dataclass
@@ -105,9 +114,97 @@ def mark_fallbacks(markdown: str) -> str:
     return "\n".join(lines)
 
 
+# What a template may never hold or reach: objects that open files or lead to modules.
+_HANDLES = (PurePath, ModuleType, IOBase, Profile)
+
+
+MAX_ITEMS = 10_000          # a range() or a repeated string or list in a template
+MAX_EXPONENT = 64
+
+
+class DataSandbox(SandboxedEnvironment):
+    """Jinja's sandbox, plus: no attribute of a path, module, file or profile object, nor any
+    attribute whose value is one. Templates get data (dicts, lists, strings, numbers) and the
+    engine's positions; an example's narrative cannot open, read or write a file through them.
+    Sizes are bounded too: range() and `*` on strings and lists make at most MAX_ITEMS items,
+    `**` takes exponents up to MAX_EXPONENT."""
+
+    intercepted_binops = frozenset(["*", "**"])
+
+    def __init__(self, **options: Any) -> None:
+        super().__init__(**options)
+        self.globals["range"] = _bounded_range
+
+    def is_safe_attribute(self, obj: Any, attr: str, value: Any) -> bool:
+        if isinstance(obj, _HANDLES) or isinstance(value, _HANDLES):
+            return False
+        return super().is_safe_attribute(obj, attr, value)
+
+    def call_binop(self, context: Any, operator: str, left: Any, right: Any) -> Any:
+        if operator == "*":
+            for items, count in ((left, right), (right, left)):
+                if (isinstance(items, (str, list, tuple)) and isinstance(count, int)
+                        and len(items) * count > MAX_ITEMS):
+                    raise SecurityError(f"a template may repeat a string or list to at most "
+                                        f"{MAX_ITEMS:,} items")
+        if operator == "**" and isinstance(right, (int, float)) and abs(right) > MAX_EXPONENT:
+            raise SecurityError(f"a template's exponents are at most {MAX_EXPONENT}")
+        return super().call_binop(context, operator, left, right)
+
+
+RENDER_TIMEOUT = 30.0      # seconds to render one example's narrative in one language
+
+
+class RenderTimeout(MariageError):
+    pass
+
+
+@contextmanager
+def time_limit(seconds: float = RENDER_TIMEOUT) -> Iterator[None]:
+    """Stop the block with RenderTimeout after `seconds` (a narrative's loops run in the build's
+    own process). Only the main thread can take the alarm; elsewhere the block runs unbounded."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def expire(signum: int, frame: Any) -> None:
+        raise RenderTimeout(f"it did not finish within {seconds:g} s; a narrative must not loop")
+
+    previous = signal.signal(signal.SIGALRM, expire)
+    signal.setitimer(signal.ITIMER_REAL, seconds)
+    try:
+        yield
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
+
+
+def _bounded_range(*args: int) -> range:
+    items = range(*args)
+    if len(items) > MAX_ITEMS:
+        raise SecurityError(f"a template's range() has at most {MAX_ITEMS:,} items")
+    return items
+
+
+# Characters Python-Markdown reads as markup and lets a backslash escape (tables adds |).
+_MARKDOWN = re.compile(r"([\\`*_{}\[\]()#+!|])")
+
+
+def plain(value: Any) -> Markup:
+    """A profile string shown as text: Markdown marks escaped, then HTML."""
+    return Markup(escape(_MARKDOWN.sub(r"\\\1", str(value))))
+
+
 def environment(search_path: list[Path]) -> Environment:
-    env = SandboxedEnvironment(
-        loader=FileSystemLoader([str(p) for p in search_path]),
+    """The sandboxed environment of templates found in `search_path`: one per path for the
+    process, so `mkdocs serve` compiles a template once (Jinja reloads a file that changed)."""
+    return _environment(tuple(str(p) for p in search_path))
+
+
+@lru_cache(maxsize=16)
+def _environment(search_path: tuple[str, ...]) -> Environment:
+    env = DataSandbox(
+        loader=FileSystemLoader(list(search_path)),
         extensions=["jinja2.ext.i18n"], autoescape=True, undefined=StrictUndefined,
         keep_trailing_newline=True, lstrip_blocks=True)
     env.policies["ext.i18n.trimmed"] = True  # msgids are one line, as babel.cfg extracts them
@@ -117,6 +214,7 @@ def environment(search_path: list[Path]) -> Environment:
     env.filters["striptags"] = striptags   # keeps a translation's no-break spaces
     env.filters["format_list"] = format_list
     env.filters["format_percent"] = format_percent
+    env.filters["plain"] = plain
     return env
 
 
@@ -168,8 +266,7 @@ def language_name(lang: str, in_lang: str | None = None) -> str:
 
 
 def base_context(profile: Profile, lang: str, languages: list[str]) -> dict[str, Any]:
-    return {"rules": profile.as_context(), "lang": lang, "languages": languages,
-            "profile": profile}
+    return {"rules": profile.as_context(), "lang": lang, "languages": languages}
 
 
 def render(env: Environment, template: str, context: dict[str, Any]) -> str:
@@ -202,3 +299,45 @@ def error_line(exc: Exception) -> int | None:
             line = tb.tb_lineno
         tb = tb.tb_next
     return line
+
+
+def template_inputs(env: Environment, name: str | None = None, body: str | None = None,
+                    cache: StageCache | None = None) -> str:
+    """The content hash of a template (by name, or an example's `body`) and of every template
+    it imports, includes or extends, directly or through another: what its rendering reads
+    besides its context. A name only known at render time counts every template."""
+    def references(source: str) -> tuple[str | None, ...]:
+        return (cache or StageCache()).get("references", digest(source),
+                                           lambda: _references(source))
+
+    seen: dict[str, str] = {}
+    todo = list(references(body)) if body is not None else [name]
+    if body is not None:
+        seen["<body>"] = body
+    while todo:
+        ref = todo.pop()
+        if ref is None:
+            return digest_all(env)
+        if ref in seen:
+            continue
+        assert env.loader is not None
+        seen[ref] = env.loader.get_source(env, ref)[0]
+        todo += references(seen[ref])
+    return hashlib.sha256(repr(sorted(seen.items())).encode()).hexdigest()
+
+
+# Parses templates for their references only (never renders): the i18n tags must parse.
+_PARSER = Environment(extensions=["jinja2.ext.i18n"])
+
+
+def _references(source: str) -> tuple[str | None, ...]:
+    return tuple(meta.find_referenced_templates(_PARSER.parse(source)))
+
+
+def digest_all(env: Environment) -> str:
+    """Every template of the environment's first folder (templates/)."""
+    folder = Path(getattr(env.loader, "searchpath", ["."])[0])
+    sha = hashlib.sha256()
+    for path in sorted(folder.rglob("*.j2")):
+        sha.update(str(path.relative_to(folder)).encode() + b"\0" + path.read_bytes())
+    return sha.hexdigest()

@@ -11,7 +11,8 @@ from typing import Any
 from jinja2 import Environment
 
 from ...engine.profile import Profile, load_profile
-from .templating import RenderedPage, base_context, render
+from ..cache import digest
+from .templating import RenderedPage, base_context, render, template_inputs
 
 VARIANTS = Path("rules") / "variants"
 TEMPLATE = "variant.md.j2"
@@ -50,16 +51,25 @@ def summaries(base: Profile, variants: list[tuple[str, Profile]]) -> list[dict[s
 
 
 def render_variants(source: Any, lang: str, examples: list[Any]) -> list[RenderedPage]:
-    """Render templates/variant.md.j2 once per variant profile of the project, in `lang`."""
-    env, languages = source.environment(), source.languages()
-    context = base_context(source.profile, lang, languages) | source.context()
+    """Render templates/variant.md.j2 once per variant profile of the project, in `lang`;
+    again only when the template, the catalog, a site-wide value or an example changed."""
+    env = source.environment()
+    key = digest(source.context_digest(lang), [p for _, p in source.variants()],
+                 template_inputs(env, TEMPLATE, cache=source.cache),
+                 [(e.name, e.variant, e.body, e.profile) for e in examples if e.variant])
+    return source.cache.get("page", key, lambda: _render_variants(source, env, lang, examples))
+
+
+def _render_variants(source: Any, env: Environment, lang: str,
+                     examples: list[Any]) -> list[RenderedPage]:
+    context = base_context(source.profile, lang, source.languages()) | source.context()
     pages = []
     with source.language(lang):
         for slug, profile in source.variants():
             own = [e for e in examples if e.variant == slug]
             extra = {"variant": profile.as_context(), "slug": slug,
                      "differences": differences(source.profile, profile),
-                     "variant_examples": [(e, _title(env, e, context)) for e in own]}
+                     "variant_examples": [(e.as_context(), _title(env, e, context)) for e in own]}
             pages.append(RenderedPage(lang, f"variants/{slug}.md",
                                       render(env, TEMPLATE, context | extra),
                                       f"templates/{TEMPLATE}"))

@@ -9,21 +9,19 @@ engine does not produce.
 
 from __future__ import annotations
 
-import doctest
 import re
 from contextvars import ContextVar
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable
-
-import yaml
+from typing import Any
 
 from ...engine import bounded
-from ...engine.errors import MariageError, SourceError
+from ...engine.errors import SourceError
 from ...engine.game import Game
 from ...engine.hand import Hand
-from ...engine.notation import ReplayError, replay_hand
+from ...engine.notation import ReplayError, read_records, replay_hand
 from ...engine.profile import Profile, default_profile, load_profile
+from ..cache import digest, file_digest
 from ..read.project import Project
 
 FRONT_MATTER = re.compile(r"\A---\n(.*?\n)---\n", re.S)
@@ -32,6 +30,10 @@ META_KEYS = {"section", "dealer", "deck", "actions"}
 OPTIONAL_KEYS = {"actions", "profile"}       # profile: a variant's file, e.g. rules/variants/schnapsen.yaml
 GAME_KEYS = {"section", "first_dealer", "hands"}      # a game: the hands of other examples, in turn
 WORKED_EXAMPLE = "07-marriage-claim"      # the example that section 07 of the tutorial teaches
+EXAMPLE_LIMIT = 256 << 10                 # bytes: an example file is a few kilobytes
+# A file name becomes a page path, a nav entry and a link: letters, digits, - and . only.
+_FILE_NAME = re.compile(r"\A[^\W_][\w.-]*\Z")
+_SECTION = re.compile(r"\A(?:[0-9]{2}|[a-z][a-z-]*)\Z")
 
 
 @dataclass
@@ -41,6 +43,41 @@ class Example:
     meta: dict[str, Any]
     body: str                      # the template, front matter blanked so line numbers hold
     profile: Profile = field(default_factory=default_profile)
+
+    def check(self) -> None:
+        """Every value of the front matter the build uses, checked here, each mistake named
+        with its key and line: the record itself is replayed by `hand()` and `game()`."""
+        section = self.meta["section"]
+        if not isinstance(section, str) or not _SECTION.match(section):
+            self._refuse("section", 'the tutorial section, written "02" … "07", or variants')
+        players = self.profile.players
+        dealer_key = "first_dealer" if self.is_game else "dealer"
+        if self.meta[dealer_key] not in players:
+            self._refuse(dealer_key, f"the dealer is {' or '.join(players)} (R2)")
+        if self.is_game:
+            names = self.meta["hands"]
+            if (not isinstance(names, list) or not names
+                    or not all(isinstance(n, str) and _FILE_NAME.match(n) for n in names)):
+                self._refuse("hands", "'hands' lists the names of other examples of examples/, "
+                             "at least one")
+            if self.name in names:
+                self._refuse("hands", "a game example cannot name itself as one of its hands")
+            return
+        deck, actions = self.meta["deck"], self.meta.get("actions", [])
+        if not isinstance(deck, (list, str)):
+            self._refuse("deck", "'deck' is a list of cards, top card first")
+        if not isinstance(actions, list) or not all(isinstance(a, str) for a in actions):
+            self._refuse("actions", "'actions' is a list of actions such as 'A play Kh' "
+                         "(write [] for none)")
+
+    def as_context(self) -> dict[str, Any]:
+        """The example as templates see it: plain values only (no path, no profile object)."""
+        return {"name": self.name, "relpath": self.relpath, "section": self.section,
+                "is_game": self.is_game, "variant": self.variant,
+                "actions": [] if self.is_game else self.actions, "meta": dict(self.meta)}
+
+    def _refuse(self, key: str, message: str) -> None:
+        raise SourceError(self.relpath, message, line=self._line_of(key), key=key)
 
     @property
     def section(self) -> str:
@@ -62,19 +99,25 @@ class Example:
     def game_hands(self) -> list["Example"]:
         """A game example's hands: the examples it names, in the order they were dealt."""
         names = self.meta["hands"]
-        if not isinstance(names, list) or not all(isinstance(n, str) for n in names):
-            raise SourceError(self.relpath, "'hands' lists the names of other examples",
-                              line=self._line_of("hands"))
         missing = [n for n in names if not (self.path.parent / f"{n}.md").is_file()]
         if missing:
             raise SourceError(self.relpath, f"no example named {missing[0]!r}",
                               line=self._line_of("hands"), hint="name a file of examples/")
-        return [read_example(self.path.parent / f"{n}.md", self.profile) for n in names]
+        hands = [read_example(self.path.parent / f"{n}.md", self.profile) for n in names]
+        games = [h.name for h in hands if h.is_game]
+        if games:
+            raise SourceError(self.relpath, f"{games[0]} is a game, not a hand: a game example "
+                              "names hand examples", line=self._line_of("hands"))
+        return hands
 
     def game(self) -> Game:
         """A game example replayed: each hand dealt by the game's dealer in turn (R2)."""
         game = Game(str(self.meta["first_dealer"]), self.profile)
         for number, example in enumerate(self.game_hands(), 1):
+            if game.winner is not None or (game.hands and game.hands[-1].outcome is None):
+                raise SourceError(self.relpath, f"R19: hand {number} ({example.name}) follows a "
+                                  "hand left unfinished or a game already won",
+                                  line=self._line_of("hands"))
             if example.meta["dealer"] != game.dealer:
                 raise SourceError(self.relpath, f"hand {number} ({example.name}) is dealt by "
                                   f"{example.meta['dealer']}, but R2 gives the deal to "
@@ -112,12 +155,27 @@ class Example:
         return None
 
 
+def inputs(example: Example) -> str:
+    """The content hash of what replaying an example reads: its file, the files of a game's
+    hands, and its profile."""
+    hands = example.meta.get("hands") if example.is_game else None
+    names = [n for n in hands if isinstance(n, str)] if isinstance(hands, list) else []
+    files = [example.path] + [example.path.parent / f"{n}.md" for n in names]
+    return digest([file_digest(p) for p in files], example.profile)
+
+
 def read_example(path: Path, profile: Profile | None = None) -> Example:
+    """Read and check an example file: its name, its front matter (through the record reader
+    `replay` uses, within its limits) and every value the build will use."""
     if path.stem == "index":
         raise SourceError(path, "an example cannot be named index.md: that name is the "
                           "examples' index page", hint="rename it, e.g. 10-my-example.md")
+    if not _FILE_NAME.match(path.stem):
+        raise SourceError(path.parent / repr(path.name)[1:-1], "an example's file name is "
+                          "letters, digits, - and . (it becomes a page's address and link)",
+                          hint="rename it, e.g. 10-my-example.md")
     try:
-        text = bounded.read_text(path)
+        text = bounded.read_text(path, EXAMPLE_LIMIT)
     except OSError as exc:
         raise SourceError(path, f"cannot read the example ({exc.strerror})") from None
     except bounded.BadInput as exc:
@@ -126,20 +184,28 @@ def read_example(path: Path, profile: Profile | None = None) -> Example:
     if not match:
         raise SourceError(path, "an example starts with YAML front matter between --- lines",
                           line=1, hint="copy the front matter of an existing example")
+    meta = _front_matter(path, match.group(1))
+    body = "\n" * match.group(0).count("\n") + text[match.end():]
+    if "profile" in meta:                    # a variant's example plays under its own profile
+        profile = _named_profile(path, meta["profile"])
+    example = Example(path.stem, path, meta, body, profile or default_profile())
+    example.check()
+    return example
+
+
+def _front_matter(path: Path, text: str) -> dict[str, Any]:
+    """The front matter as one record, read as `mariage replay` reads a record file (the
+    leading newline keeps the file's line numbers)."""
     try:
-        meta = bounded.load(match.group(1))
-    except yaml.YAMLError as exc:
-        mark = getattr(exc, "problem_mark", None)
-        raise SourceError(path, f"malformed front matter: {getattr(exc, 'problem', exc)}",
-                          line=mark.line + 2 if mark else None) from None
+        records = read_records("\n" + text, str(path))
+    except SourceError as exc:
+        raise SourceError(path, f"malformed front matter: {exc.reason}", line=exc.line) from None
+    meta = records[0].data if len(records) == 1 else None
     if not isinstance(meta, dict) or not (_fits(meta, META_KEYS) or _fits(meta, GAME_KEYS)):
         raise SourceError(path, f"front matter needs the keys {', '.join(sorted(META_KEYS))} "
                           f"(and optionally profile), or, for a game, "
                           f"{', '.join(sorted(GAME_KEYS))}", line=2)
-    body = "\n" * match.group(0).count("\n") + text[match.end():]
-    if "profile" in meta:                    # a variant's example plays under its own profile
-        profile = _named_profile(path, meta["profile"])
-    return Example(path.stem, path, meta, body, profile or default_profile())
+    return meta
 
 
 def _named_profile(path: Path, name: object) -> Profile:
@@ -147,11 +213,13 @@ def _named_profile(path: Path, name: object) -> Profile:
     if not isinstance(name, str) or not name.endswith(".yaml"):
         raise SourceError(path, "profile: name a profile file, e.g. rules/variants/schnapsen.yaml",
                           line=2)
-    if not (path.parent.parent / name).is_file():
+    project = path.parent.parent.resolve()
+    target = (project / name).resolve()
+    if not target.is_relative_to(project) or not target.is_file():
         raise SourceError(path, f"profile: no file {name} in the project", line=2,
                           hint="name a profile file relative to the project, e.g. "
                           "rules/variants/schnapsen.yaml")
-    return load_profile(path.parent.parent / name)
+    return load_profile(target)
 
 
 def _fits(meta: dict[str, Any], keys: set[str]) -> bool:
@@ -199,39 +267,3 @@ def claim_summary(example: Example) -> dict[str, Any]:
             "end": outcome.end.value}
 
 
-# ----- running the doctests of a rendered page
-class _Collect(doctest.DocTestRunner):
-    def __init__(self, on_start: Callable[[int], None]) -> None:
-        super().__init__(optionflags=doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE)
-        self.failures_seen: list[str] = []
-        self.on_start = on_start
-
-    def report_start(self, out, test, example):  # noqa: ANN001 - doctest's signature
-        self.on_start(test.lineno + example.lineno + 1)
-
-    def report_failure(self, out, test, example, got):  # noqa: ANN001 - doctest's signature
-        self.failures_seen.append(
-            f"line {test.lineno + example.lineno + 1}: {example.source.strip()} "
-            f"expected {example.want.strip()!r}, got {got.strip()!r}")
-
-    def report_unexpected_exception(self, out, test, example, exc_info):  # noqa: ANN001
-        self.failures_seen.append(
-            f"line {test.lineno + example.lineno + 1}: {example.source.strip()} raised "
-            f"{exc_info[0].__name__}: {exc_info[1]}")
-
-
-def run_doctests(markdown: str, name: str, source: str | None = None,
-                 on_start: Callable[[int], None] = lambda line: None) -> list[str]:
-    """Run every ```python block of a page as a doctest; returns failure messages whose line
-    numbers are those of the block in `source` (the example file) when it is found there.
-    `on_start` hears each statement's line before it runs. Runs in the calling process: the
-    build calls it inside a worker (see `doctests`)."""
-    runner, parser = _Collect(on_start), doctest.DocTestParser()
-    globs: dict[str, object] = {}
-    for match in CODE_BLOCK.finditer(markdown):
-        at = source.find(match.group(1)) if source else -1
-        lineno = (source.count("\n", 0, at) if source and at >= 0
-                  else markdown.count("\n", 0, match.start(1)))
-        test = parser.get_doctest(match.group(1), globs, name, name, lineno)
-        runner.run(test, out=lambda _: None, clear_globs=False)
-    return runner.failures_seen

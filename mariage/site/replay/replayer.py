@@ -12,6 +12,7 @@ from typing import Any
 from ...engine.actions import Action
 from ...engine.hand import Hand
 from ...engine.solver import solve
+from ...engine.errors import SourceError
 from .examples import Example
 
 
@@ -127,7 +128,10 @@ def perfect_play(example: Example) -> dict[str, Any] | None:
 def _compare(example: Example, hand: Hand, number: int) -> dict[str, Any]:
     best = solve(hand)
     played = example.hand().outcome
-    assert played is not None, "an example record plays its hand to the end"
+    if played is None:
+        raise SourceError(example.relpath, "the record stops before the hand ends, after its "
+                          "stock was closed or exhausted; the page compares the result with "
+                          "perfect play, so record the hand to its end", key="actions")
     return {"step": number, "winner": best.winner, "game_points": best.game_points,
             "line": best.line, "played_winner": played.winner,
             "played_game_points": played.game_points,

@@ -1,0 +1,165 @@
+"""The stage cache: what each stage of a build computed, kept under `.cache/stages/` and keyed
+by the content hash of exactly what the stage read, so a build redoes only what changed.
+
+Every entry also holds the code's fingerprint (the package's version, the text of its
+modules, the versions of the libraries whose output a page shows), so new code never reads an
+old result: it computes the entry again and writes it over the old one. An entry is one file: a header line (magic, fingerprint, payload length and SHA-256),
+then the pickled value. It is written under a temporary name and renamed into place, so a
+killed build leaves no half-written entry; an entry that is truncated, corrupt, from another
+version or unreadable counts as missing: it is computed again and rewritten, silently.
+
+The entries are the project's own (like `.cache/docs`): only builds of this project write them.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import pickle
+import subprocess
+import tempfile
+from collections import Counter
+from dataclasses import asdict, is_dataclass
+from functools import lru_cache
+from importlib import metadata
+from pathlib import Path
+from typing import Any, Callable, TypeVar
+
+T = TypeVar("T")
+MAGIC = b"mariage-stage-cache 1"
+STAGES = "stages"                   # the folder under .cache/
+_LIBRARIES = ("babel", "jinja2", "markupsafe", "markdown", "msgspec", "pyyaml")
+
+
+def digest(*parts: Any) -> str:
+    """One SHA-256 of the parts: bytes and text as they are, anything else as canonical JSON
+    (dataclasses as dicts, sets sorted); each part framed by its length."""
+    sha = hashlib.sha256()
+    for part in parts:
+        data = part if isinstance(part, bytes) else part.encode() if isinstance(part, str) \
+            else json.dumps(part, sort_keys=True, default=_plain, ensure_ascii=False).encode()
+        sha.update(len(data).to_bytes(8, "big") + data)
+    return sha.hexdigest()
+
+
+def _plain(value: Any) -> Any:
+    if is_dataclass(value) and not isinstance(value, type):
+        return asdict(value)
+    if isinstance(value, (set, frozenset)):
+        return sorted(value, key=repr)
+    if isinstance(value, Path):
+        return str(value)
+    if hasattr(value, "as_data"):
+        return value.as_data()
+    if isinstance(value, str):           # Markup and other str subclasses
+        return str(value)
+    raise TypeError(f"{type(value).__name__} is not part of a cache key")
+
+
+def file_digest(path: Path) -> str:
+    """The content hash of a file ('' when it does not exist)."""
+    try:
+        return hashlib.sha256(path.read_bytes()).hexdigest()
+    except FileNotFoundError:
+        return ""
+
+
+@lru_cache(maxsize=1)
+def fingerprint() -> str:
+    """This code: the package's version, every module's text, the libraries' versions and GNU
+    msgfmt's (the catalog checks quote it)."""
+    package = Path(__file__).resolve().parents[1]
+    modules = [p.read_bytes() for p in sorted(package.rglob("*.py"))]
+    versions = []
+    for name in ("mariage", *_LIBRARIES):
+        try:
+            versions.append(f"{name}={metadata.version(name)}")
+        except metadata.PackageNotFoundError:
+            versions.append(f"{name}=?")
+    try:
+        msgfmt = subprocess.run(["msgfmt", "--version"], capture_output=True,
+                                text=True).stdout.split("\n", 1)[0]
+    except OSError:
+        msgfmt = "none"
+    return digest(versions, msgfmt, *modules)
+
+
+class StageCache:
+    """Results by (stage, key): kept in memory for this process (`mkdocs serve` rebuilds in
+    one) and, with a folder, on disk for the next build. `counts` says what each stage found."""
+
+    def __init__(self, folder: Path | None = None, memory_size: int = 20000) -> None:
+        self.folder = folder
+        self.memory_size = memory_size
+        self.counts: Counter[str] = Counter()
+
+    def get(self, stage: str, key: str, compute: Callable[[], T]) -> T:
+        """The value of `stage` for `key`: from memory, from disk, else computed and kept."""
+        slot = (self.folder, stage, key)
+        if slot in _MEMORY:
+            self.counts[f"{stage}:hit"] += 1
+            return _MEMORY[slot]
+        value = self._read(stage, key)
+        if value is _MISSING:
+            self.counts[f"{stage}:miss"] += 1
+            value = compute()
+            self._write(stage, key, value)
+        else:
+            self.counts[f"{stage}:hit"] += 1
+        if len(_MEMORY) >= self.memory_size:
+            _MEMORY.pop(next(iter(_MEMORY)))
+        _MEMORY[slot] = value
+        return value
+
+    def misses(self, stage: str) -> int:
+        return self.counts[f"{stage}:miss"]
+
+    def path(self, stage: str, key: str) -> Path | None:
+        return None if self.folder is None else self.folder / STAGES / stage / f"{key}.pickle"
+
+    def _read(self, stage: str, key: str) -> Any:
+        path = self.path(stage, key)
+        if path is None:
+            return _MISSING
+        try:
+            header, payload = path.read_bytes().split(b"\n", 1)
+            expected = [MAGIC, fingerprint().encode(), str(len(payload)).encode(),
+                        hashlib.sha256(payload).hexdigest().encode()]
+            if header.rsplit(b" ", 3) != expected:
+                return _MISSING
+            return pickle.loads(payload)
+        except (OSError, ValueError, EOFError, pickle.UnpicklingError, AttributeError,
+                ImportError, IndexError, TypeError):
+            return _MISSING
+
+    def _write(self, stage: str, key: str, value: Any) -> None:
+        path = self.path(stage, key)
+        if path is None:
+            return
+        try:
+            payload = pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL)
+        except (pickle.PicklingError, TypeError, AttributeError):
+            return                     # kept in memory only
+        header = b" ".join([MAGIC, fingerprint().encode(), str(len(payload)).encode(),
+                            hashlib.sha256(payload).hexdigest().encode()])
+        tmp = None
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            fd, tmp = tempfile.mkstemp(prefix=".tmp-", dir=path.parent)
+            with os.fdopen(fd, "wb") as out:
+                out.write(header + b"\n" + payload)
+            os.replace(tmp, path)
+        except OSError:
+            # a full disk or a read-only tree: the build goes on without keeping this entry
+            if tmp is not None:
+                Path(tmp).unlink(missing_ok=True)
+
+
+_MISSING = object()
+_MEMORY: dict[tuple[Path | None, str, str], Any] = {}
+
+
+def forget() -> None:
+    """Drop this process's memory of entries (tests use it to read the disk again)."""
+    _MEMORY.clear()

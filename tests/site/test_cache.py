@@ -1,0 +1,206 @@
+"""The stage cache (mariage/site/cache.py): a warm build writes the tree a cold one writes; a
+save redoes only what read the saved file; a damaged entry is computed again, silently."""
+
+from __future__ import annotations
+
+import hashlib
+import pickle
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from mariage.site.build.generate import generate
+from mariage.site.cache import MAGIC, StageCache, forget
+from mariage.site.read.project import Project
+from mariage.site.render.pages import SiteSource, page_templates
+
+pytestmark = pytest.mark.xdist_group("stage-cache")     # one project copy, in this order
+ROOT = Path(__file__).resolve().parents[2]
+COPY = ["rules", "locales", "templates", "examples", "docs", "overrides", "mkdocs.yml",
+        "babel.cfg", "Makefile"]
+FR = Path("locales/fr/LC_MESSAGES/messages.po")
+MSGID = 'msgid "The numbers on these pages are not typed by hand'
+
+
+def _tree(folder: Path) -> dict[str, bytes]:
+    return {str(p.relative_to(folder)): p.read_bytes() for p in sorted(folder.rglob("*"))
+            if p.is_file()}
+
+
+class Built:
+    """A copy of the project and its stage cache, built cold then warm."""
+
+    def __init__(self, root: Path) -> None:
+        self.root = root
+        self.cold, self.warm = self.build("cold"), self.build("warm")
+
+    def build(self, name: str) -> tuple[StageCache, dict[str, bytes]]:
+        forget()            # a new process: only the disk remembers
+        cache = StageCache(self.root / ".cache")
+        source = SiteSource.of(Project.find(self.root), cache=cache)
+        generate(self.root / name, source)
+        return cache, _tree(self.root / name)
+
+    def after(self, path: Path, old: str, new: str) -> StageCache:
+        """Save `path` with one change, build, and put the file back."""
+        text = (self.root / path).read_text(encoding="utf-8")
+        assert old in text
+        (self.root / path).write_text(text.replace(old, new, 1), encoding="utf-8")
+        try:
+            return self.build("edited")[0]
+        finally:
+            (self.root / path).write_text(text, encoding="utf-8")
+
+
+@pytest.fixture(scope="module")
+def built(tmp_path_factory) -> Built:
+    root = tmp_path_factory.mktemp("project")
+    for name in COPY:
+        (shutil.copytree if (ROOT / name).is_dir() else shutil.copy)(ROOT / name, root / name)
+    return Built(root)
+
+
+def test_a_cold_and_a_warm_build_write_the_same_tree(built):
+    cold, tree = built.cold
+    warm, again = built.warm
+    assert tree and again == tree
+    assert cold.misses("page") > 100 and cold.misses("doctest") >= 16
+    assert [k for k in warm.counts if k.endswith(":miss")] == []
+
+
+def test_a_catalog_save_rechecks_that_catalog_and_renders_that_language_only(built):
+    lines = (built.root / FR).read_text(encoding="utf-8").splitlines()
+    msgstr = lines[next(i for i, line in enumerate(lines) if line.startswith(MSGID)) + 1]
+    cache = built.after(FR, msgstr, msgstr[:-1] + ' (édité)"')
+    templates = len(page_templates(built.root / "templates"))
+    examples = len([p for p in (built.root / "examples").glob("*.md") if p.name != "README.md"])
+    assert cache.misses("catalog") == 1 and cache.misses("translations") == 1
+    # the French template pages, example pages and index, and the variants' pages: no other
+    assert cache.misses("page") == templates + examples + 1 + 1
+    assert cache.misses("rulings") == 1
+    # the saved message is on the home page, on no example's page: no doctest runs
+    assert cache.misses("doctest") == cache.misses("replay") == cache.misses("study") == 0
+
+
+def test_a_template_save_renders_that_templates_pages_only(built):
+    cache = built.after(Path("templates/pages/faq.md.j2"), "\n", "{# saved #}\n")
+    languages = len(Project.find(built.root).languages())
+    assert cache.misses("page") == languages
+    # the pages' text is unchanged: nothing downstream runs again
+    assert cache.misses("rulings") == cache.misses("doctest") == cache.misses("catalog") == 0
+
+
+def test_an_example_save_replays_that_example_only(built):
+    cache = built.after(Path("examples/02-deal.md"), "\n", "\n\n")
+    languages = len(Project.find(built.root).languages())
+    assert cache.misses("replay") == 1
+    # its page and the examples' index in each language; its doctests on each page
+    assert cache.misses("page") == 2 * languages
+    assert cache.misses("doctest") == languages
+    assert cache.misses("study") == cache.misses("catalog") == 0
+
+
+def test_the_profile_invalidates_everything_that_read_it(built):
+    """Every page is given the profile; the study and the examples played under it (not a
+    variant's, which name their own profile) are computed again, and their doctests run."""
+    cache = built.after(Path("rules/mariage.yaml"), "\nname: ", "\nname: Mariage ")
+    own = [e for e in (built.root / "examples").glob("*.md") if e.name != "README.md"
+           and "\nprofile:" not in e.read_text(encoding="utf-8")]
+    languages = len(Project.find(built.root).languages())
+    assert cache.misses("study") == 1
+    assert cache.misses("replay") == len(own)
+    assert cache.misses("page") == built.cold[0].misses("page")
+    assert cache.misses("doctest") == len(own) * languages
+
+
+def test_a_damaged_cache_is_rebuilt_into_the_same_tree(built):
+    """Every entry damaged, one way or another (the table below), then a build."""
+    entries = sorted((built.root / ".cache" / "stages").rglob("*.pickle"))
+    for n, entry in enumerate(entries):
+        DAMAGE[n % len(DAMAGE)][1](entry)
+    cache, tree = built.build("repaired")
+    assert tree == built.cold[1]
+    assert cache.misses("page") == built.cold[0].misses("page")
+    assert built.build("again")[0].misses("page") == 0       # and the entries were rewritten
+
+
+def _truncate(entry: Path) -> None:
+    entry.write_bytes(entry.read_bytes()[: len(entry.read_bytes()) // 2])
+
+
+def _flip(entry: Path) -> None:
+    data = bytearray(entry.read_bytes())
+    data[-1] ^= 0xFF
+    entry.write_bytes(bytes(data))
+
+
+def _other_version(entry: Path) -> None:
+    header, payload = entry.read_bytes().split(b"\n", 1)
+    fields = header.rsplit(b" ", 3)
+    fields[1] = hashlib.sha256(b"another version").hexdigest().encode()
+    entry.write_bytes(b" ".join(fields) + b"\n" + payload)
+
+
+def _killed(entry: Path) -> None:
+    """A build killed while writing: its temporary file is left, the entry never renamed."""
+    (entry.parent / f".tmp-{entry.stem[:8]}").write_bytes(entry.read_bytes()[:10])
+    entry.unlink()
+
+
+def _empty(entry: Path) -> None:
+    entry.write_bytes(b"")
+
+
+def _forged(entry: Path) -> None:
+    """A valid header over a payload that is not a pickle."""
+    payload = b"not a pickle"
+    header = b" ".join([MAGIC, entry.read_bytes().split(b"\n", 1)[0].rsplit(b" ", 3)[1],
+                        str(len(payload)).encode(), hashlib.sha256(payload).hexdigest().encode()])
+    entry.write_bytes(header + b"\n" + payload)
+
+
+def _directory(entry: Path) -> None:
+    entry.unlink()
+    entry.mkdir()
+
+
+DAMAGE = [("truncated", _truncate), ("a flipped byte", _flip), ("another version", _other_version),
+          ("a killed build", _killed), ("empty", _empty), ("not a pickle", _forged)]
+
+
+@pytest.mark.parametrize("name,damage", DAMAGE + [("a folder in its place", _directory)])
+def test_a_damaged_entry_is_computed_again(tmp_path, name, damage):
+    cache = StageCache(tmp_path)
+    assert cache.get("stage", "key", lambda: ["first"]) == ["first"]
+    entry = cache.path("stage", "key")
+    assert entry is not None and entry.is_file()
+    damage(entry)
+    forget()
+    again = StageCache(tmp_path)
+    assert again.get("stage", "key", lambda: ["second"]) == ["second"]
+    assert again.misses("stage") == 1
+    if entry.is_file():                     # rewritten, and read back from disk
+        forget()
+        last = StageCache(tmp_path)
+        assert last.get("stage", "key", lambda: ["third"]) == ["second"]
+        assert last.misses("stage") == 0
+
+
+def test_an_entry_that_cannot_be_pickled_is_kept_in_memory_only(tmp_path):
+    cache = StageCache(tmp_path)
+    assert cache.get("stage", "key", lambda: (lambda: 1))() == 1
+    assert cache.path("stage", "key") is not None
+    assert not cache.path("stage", "key").exists()      # type: ignore[union-attr]
+    assert pickle.dumps(["plain"])                      # and the next value is written
+    cache.get("stage", "other", lambda: ["plain"])
+    assert cache.path("stage", "other").is_file()       # type: ignore[union-attr]
+
+
+def test_make_clean_empties_the_cache(built):
+    assert (built.root / ".cache" / "stages").is_dir()
+    run = subprocess.run(["make", "-C", str(built.root), "clean"], capture_output=True,
+                         text=True)
+    assert run.returncode == 0, run.stderr
+    assert not (built.root / ".cache").exists()
