@@ -114,7 +114,7 @@ CASES = [
     ("She claims.", "Se va, planta.", ["'claim'"]),
     ("She claims.", "Planta se.", ["'claim'"]),
     ("She claims.", "Se plantará.", ["'claim'"]),
-    ("The stock is open.", "Se planta el mazo.", ["'reclamar' is reserved"]),
+    ("The stock is open.", "Se planta el mazo.", ["'reclamar', the term reserved"]),
 ]
 
 
