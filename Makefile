@@ -10,7 +10,7 @@ BIN    := $(VENV)/bin
 site: $(VENV)/.site
 	NO_MKDOCS_2_WARNING=1 $(BIN)/mkdocs build --strict
 
-test: $(VENV)/.test node_modules/.installed
+test: $(VENV)/.test $(VENV)/.external node_modules/.installed
 	NO_MKDOCS_2_WARNING=1 $(BIN)/python -m pytest -n 2 --dist loadgroup
 
 serve: $(VENV)/.site
@@ -25,9 +25,8 @@ check-catalogs: $(VENV)/.site
 
 # The optional `schnapsen` package (for scale) pins an older click than mkdocs' pin: install
 # it without its click pin, then time the engine and the site build.
-bench: $(VENV)/.test
+bench: $(VENV)/.test $(VENV)/.external
 	$(BIN)/pip install -q -c constraints.txt class_resolver flask joblib scikit-learn Werkzeug
-	$(BIN)/pip install -q --no-deps schnapsen==0.0.5
 	$(BIN)/python benchmarks/engine.py
 	$(BIN)/python benchmarks/replay_cli.py
 	$(BIN)/python benchmarks/solver.py
@@ -48,6 +47,13 @@ $(VENV)/.test: $(VENV)/bin/python pyproject.toml constraints.txt
 	$(BIN)/pip install -q --upgrade pip
 	$(BIN)/pip install -q -c constraints.txt -e ".[test]"
 	touch $(VENV)/.site $@
+
+# The external engine the tests play Schnapsen against (tests/engine/test_external_engine.py):
+# VU's `schnapsen` pins an older click than mkdocs, and its game module needs none of its
+# dependencies, so it goes in without them.
+$(VENV)/.external: $(VENV)/.test
+	$(BIN)/pip install -q --no-deps schnapsen==0.0.5
+	touch $@
 
 node_modules/.installed: package.json package-lock.json
 	bash .ci/system-deps.sh

@@ -43,7 +43,12 @@ class HandEnd(Deal):
         if winner is None:
             self._finish(End.EXHAUSTED, None, 0, "R17")
         else:
-            self._finish(End.EXHAUSTED, winner, self._rate(winner ^ 1), "R17")
+            self._finish(End.EXHAUSTED, winner, self._natural_rate(winner ^ 1), "R17")
+
+    def _natural_rate(self, loser: int) -> int:
+        """R17: the profile's fixed rate for a natural end, else R15's on the loser's state."""
+        fixed = self.profile.rates.natural_end
+        return self._rate(loser) if fixed is None else fixed
 
     def _rate(self, loser: int) -> int:
         """R15's rate on the loser's current state."""

@@ -8,7 +8,7 @@ from typing import Sequence
 from .cards import Card, deck_for
 from .errors import IllegalActionError
 from .hand import Hand
-from .outcome import Outcome
+from .outcome import End, Outcome
 from .profile import Profile, default_profile
 
 
@@ -23,6 +23,7 @@ class Game:
         self.first_dealer = first_dealer
         self.hands: list[Hand] = []
         self.game_points = {p: 0 for p in self.players}
+        self.carried = 0           # R17 option: tied hands whose point goes to the next winner
 
     @classmethod
     def seeded(cls, seed: int, profile: Profile | None = None) -> "Game":
@@ -52,10 +53,16 @@ class Game:
         self.hands.append(hand)
         return hand
 
-    def record(self, outcome: Outcome) -> None:
-        """Add a finished hand's game points to the score."""
-        if outcome.winner is not None:
-            self.game_points[outcome.winner] += outcome.game_points
+    def record(self, outcome: Outcome) -> int:
+        """Add a finished hand's game points to the score, and return them: with the point of
+        each tied hand before it where the profile carries a tie to the next hand (R17)."""
+        if outcome.winner is None:
+            if outcome.end is End.EXHAUSTED and self.profile.options.natural_tie == "next_hand":
+                self.carried += 1
+            return 0
+        scored, self.carried = outcome.game_points + self.carried, 0
+        self.game_points[outcome.winner] += scored
+        return scored
 
     def shuffled_deck(self, rng: random.Random) -> list[str]:
         cards = [str(c) for c in deck_for(self.profile).cards]

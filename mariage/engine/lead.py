@@ -44,7 +44,7 @@ class LeadOptions(HandEnd):
     def _can_marry(self, seat: int, suit: int) -> str | None:
         if self._step >= MARRIED:
             return "one marriage per lead"
-        if not self.stock_open:
+        if not self.stock_open and self.profile.options.marriage_needs_open_stock:
             return "closing or exhausting the stock ends all declarations"
         if not self._tricks[seat] and self.profile.options.marriage_before_trick == "forbidden":
             return "a marriage needs a trick won this hand"
@@ -84,24 +84,30 @@ class LeadOptions(HandEnd):
     def _do_claim(self, seat: int, _: str | None) -> None:
         other = seat ^ 1
         correct = self._card_points[seat] + self._bonus[seat] >= self.profile.thresholds.claim
-        rates = self.profile.rates
         if self._closer is None:
             if correct:
                 self._finish(End.CLAIM, seat, self._rate(other), "R15")
             else:
-                self._finish(End.FALSE_CLAIM, other, rates.false_claim, "R16")
+                self._finish(End.FALSE_CLAIM, other, self._false_claim_rate(other), "R16")
         elif seat == self._closer:
             assert self._closed_state is not None
             if correct:
                 self._finish(End.CLAIM, seat, self._rate_of(*self._closed_state), "R18")
             elif self.profile.options.closer_false_claim == "false_claim":
-                self._finish(End.FALSE_CLAIM, other, rates.false_claim, "R16")
+                self._finish(End.FALSE_CLAIM, other, self._false_claim_rate(other), "R16")
             else:
                 self._finish(End.FALSE_CLAIM, other, self._closer_penalty(), "R18")
         elif correct:
             self._finish(End.CLAIM, seat, self._closer_penalty(), "R18")
         else:
-            self._finish(End.FALSE_CLAIM, other, rates.false_claim, "R16")
+            self._finish(End.FALSE_CLAIM, other, self._false_claim_rate(other), "R16")
+
+    def _false_claim_rate(self, opponent: int) -> int:
+        """R16's rate, raised where the profile says so for an opponent with no trick yet."""
+        rates = self.profile.rates
+        if rates.false_claim_no_trick is not None and not self._tricks[opponent]:
+            return rates.false_claim_no_trick
+        return rates.false_claim
 
     @staticmethod
     def _refuse(ruling: str, reason: str | None) -> None:

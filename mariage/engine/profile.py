@@ -158,10 +158,14 @@ class Rates(Strict, frozen=True):
     false_claim: Points
     closer_failed: Points
     closer_failed_no_trick: Points
+    # R16: the false claim's rate when made before the opponent's first trick (None: false_claim)
+    false_claim_no_trick: Points | None = None
+    # R17: game points for winning at the natural end (None: R15's rate on the loser's state)
+    natural_end: Points | None = None
 
     def values(self) -> list[int]:
-        """Every rate, in the order above."""
-        return list(msgspec.structs.astuple(self))
+        """Every rate the profile sets, in the order above."""
+        return [v for v in msgspec.structs.astuple(self) if v is not None]
 
 
 class Options(Strict, frozen=True):
@@ -170,10 +174,19 @@ class Options(Strict, frozen=True):
     exchange_needs_trick: bool = True                 # R10: a trick won before the exchange
     exchange_min_stock: PositiveInt = 1              # R10: cards left in the stock
     marriage_before_trick: Literal["forbidden", "counts_later"] = "forbidden"   # R12
+    marriage_needs_open_stock: bool = True             # R12: none once closed or exhausted
     strict_play_must_beat: bool = True                 # R9: beat the led card when able
     natural_end: Literal["higher_total", "last_trick_wins"] = "higher_total"    # R17
-    natural_tie: Literal["nobody", "non_dealer"] = "nobody"                      # R17
+    # R17: equal totals; "next_hand": nobody scores, and the next hand's winner scores 1 more
+    natural_tie: Literal["nobody", "non_dealer", "next_hand"] = "nobody"
     closer_false_claim: Literal["closer_failed", "false_claim"] = "closer_failed"  # R18
+
+
+class Source(Strict, frozen=True):
+    """A source the profile's comments cite as [id]: its title as published, and where to read it."""
+    id: Annotated[str, Meta(pattern=r"^[A-Za-z0-9-]+$")]
+    title: Annotated[str, Meta(pattern=r"^[^\[\]<>`]+$")]      # shown as a link's text
+    url: Annotated[str, Meta(pattern=r"^(https?://[^\s<>\"]+)?$")] = ""
 
 
 class Ruling(Strict, frozen=True):
@@ -194,6 +207,7 @@ class Profile(Strict, frozen=True):
     rates: Rates
     rulings: list[Ruling]
     names: list[Words] = field(default_factory=list)   # what the game is called where it is played
+    sources: list[Source] = field(default_factory=list)   # what the values' [id] citations name
     options: Options = field(default_factory=Options)
     source: str = ""                                 # the file read; not part of the rules
 

@@ -3,8 +3,10 @@ dummy): alpha-beta over the last tricks with a transposition table and move orde
 Haglund's DDS does for bridge.
 
 Each player maximizes their own game points minus the opponent's. On lead the choices are every
-legal action: the plays, a claim (a false one too: R16/R18 can make it the least bad move) and,
-after the last trick, the pass that lets the hand end by R17 or R18.
+legal action: the plays, a claim (a false one too: R16/R18 can make it the least bad move), a
+marriage where the profile allows one with the stock closed or exhausted (R12: then the claim or
+the lead of its K or Q follows) and, after the last trick, the pass that lets the hand end by R17
+or R18.
 """
 
 from __future__ import annotations
@@ -42,6 +44,8 @@ class _State:
     points: tuple[int, int]
     tricks: tuple[int, int]
     pending: tuple[int, int] = (0, 0)    # R12 option: marriage bonuses waiting for a trick
+    declared: int = 0                    # R12: suits whose marriage was declared (bit per suit)
+    marrying: int | None = None          # R12: the suit just declared; its K or Q is led next
 
     @property
     def to_act(self) -> int:
@@ -51,7 +55,7 @@ class _State:
 class Solver:
     """Solves one hand's current position; `nodes` counts the positions searched."""
 
-    def __init__(self, hand: Hand) -> None:
+    def __init__(self, hand: Hand, false_claims: bool = True) -> None:
         if hand.stock_open:
             raise OpenStockError(f"the stock is open ({hand.stock_size} cards to draw): the solver "
                                  "reads only positions whose stock is closed or exhausted (R9)")
@@ -60,7 +64,13 @@ class Solver:
         self._closer = hand._closer
         self._closed_state = hand._closed_state
         self._options = hand.profile.options
+        # False: a claim is a move only when it is correct, for tables that do not accept a
+        # false claim made on purpose to concede less (R16, R18)
+        self._false_claims = false_claims
         self._non_dealer = hand.players.index(hand.dealer) ^ 1
+        # Each suit's K+Q mask (R12), and whether the profile lets a marriage be declared now
+        self._marriages = [hand._marriage_mask(suit) for suit in range(len(hand.deck.suits))]
+        self._may_marry = not self._options.marriage_needs_open_stock
         self._table: dict[tuple[object, ...], tuple[int, int]] = {}
         self.nodes = 0
         # Beyond any score: no hand is worth more game points than the profile's highest rate.
@@ -78,17 +88,22 @@ class Solver:
         h = self.hand
         return _State(held=(h._held[0], h._held[1]), leader=h._leader, led=h._led,
                       points=(h.points(self.players[0]), h.points(self.players[1])),
-                      tricks=(h._tricks[0], h._tricks[1]), pending=(h._pending[0], h._pending[1]))
+                      tricks=(h._tricks[0], h._tricks[1]), pending=(h._pending[0], h._pending[1]),
+                      declared=h._declared, marrying=h._marriage_suit if h._led is None else None)
 
     def _moves(self, s: _State) -> list[tuple[str, int]]:
-        """("play", card), ("claim", 0), ("pass", 0), the likeliest best first."""
+        """("play", card), ("marriage", suit), ("claim", 0), ("pass", 0), likeliest best first."""
         seat = s.to_act
         if s.led is None:
-            plays = sorted(bits(s.held[seat]), key=lambda c: -self.deck.points[c])
-            ends = [("claim", 0)] + ([("pass", 0)] if not (s.held[0] | s.held[1]) else [])
-            if s.points[seat] < self.profile.thresholds.claim:
-                return [("play", c) for c in plays] + ends
-            return ends + [("play", c) for c in plays]
+            held = s.held[seat] if s.marrying is None else s.held[seat] & self._marriages[s.marrying]
+            plays = [("play", c) for c in sorted(bits(held), key=lambda c: -self.deck.points[c])]
+            enough = s.points[seat] >= self.profile.thresholds.claim
+            claim = [("claim", 0)] if enough or self._false_claims else []
+            ends = claim + ([("pass", 0)] if not (s.held[0] | s.held[1]) else [])
+            marry = [("marriage", suit) for suit in self._can_marry(s)]
+            if not enough:
+                return marry + plays + ends
+            return ends + marry + plays
         return [("play", c) for c in sorted(bits(self._answers(s)),
                                              key=lambda c: -self.deck.points[c])]
 
@@ -103,12 +118,33 @@ class Solver:
                 else same
         return (held & deck.suit_mask[self.hand.trump]) or held
 
+    def _can_marry(self, s: _State) -> list[int]:
+        """R12: the suits the player on lead may declare now (none where the profile says so)."""
+        seat = s.leader
+        if not self._may_marry or s.marrying is not None or (not s.tricks[seat] and
+                                      self._options.marriage_before_trick == "forbidden"):
+            return []
+        return [suit for suit, pair in enumerate(self._marriages)
+                if not s.declared >> suit & 1 and s.held[seat] & pair == pair]
+
+    def _married(self, s: _State, suit: int) -> _State:
+        """R12: the marriage declared; its bonus counts now, or once a trick is won."""
+        seat, bonus = s.leader, self.profile.marriage_bonus(suit == self.hand.trump)
+        points, pending = list(s.points), list(s.pending)
+        if s.tricks[seat]:
+            points[seat] += bonus
+        else:
+            pending[seat] += bonus
+        return _State(s.held, s.leader, None, (points[0], points[1]), s.tricks,
+                      (pending[0], pending[1]), s.declared | 1 << suit, suit)
+
     def _child(self, s: _State, card: int) -> _State:
         seat = s.to_act
         held = list(s.held)
         held[seat] ^= 1 << card
         if s.led is None:
-            return _State((held[0], held[1]), s.leader, card, s.points, s.tricks, s.pending)
+            return _State((held[0], held[1]), s.leader, card, s.points, s.tricks, s.pending,
+                          s.declared)
         deck, led = self.deck, s.led
         winner = seat if deck.beats[self.hand.trump][led][card] else s.leader   # R6
         points, tricks, pending = list(s.points), list(s.tricks), list(s.pending)
@@ -116,25 +152,27 @@ class Solver:
         pending[winner] = 0
         tricks[winner] += 1
         return _State((held[0], held[1]), winner, None, (points[0], points[1]),
-                      (tricks[0], tricks[1]), (pending[0], pending[1]))
+                      (tricks[0], tricks[1]), (pending[0], pending[1]), s.declared)
 
     # ----- the ends of the hand, as A's game points minus B's (R15-R18)
     def _claim(self, s: _State, seat: int) -> int:
         other, rates = seat ^ 1, self.profile.rates
         correct = s.points[seat] >= self.profile.thresholds.claim
+        false = rates.false_claim if rates.false_claim_no_trick is None or s.tricks[other] \
+            else rates.false_claim_no_trick                               # R16
         if self._closer is None:
             won = (seat, self._rate(s.points[other], s.tricks[other] > 0)) if correct \
-                else (other, rates.false_claim)
+                else (other, false)
         elif seat == self._closer:
             assert self._closed_state is not None
             if correct:
                 won = (seat, self._rate(*self._closed_state))
             elif self._options.closer_false_claim == "false_claim":
-                won = (other, rates.false_claim)
+                won = (other, false)
             else:
                 won = (other, self._closer_penalty())
         else:
-            won = (seat, self._closer_penalty()) if correct else (other, rates.false_claim)
+            won = (seat, self._closer_penalty()) if correct else (other, false)
         return _signed(*won)
 
     def _natural_end(self, s: _State) -> int:
@@ -150,7 +188,9 @@ class Solver:
             winner = self._non_dealer
         else:
             return 0
-        return _signed(winner, self._rate(points[winner ^ 1], s.tricks[winner ^ 1] > 0))
+        fixed = self.profile.rates.natural_end                            # R17
+        return _signed(winner, fixed if fixed is not None else
+                       self._rate(points[winner ^ 1], s.tricks[winner ^ 1] > 0))
 
     def _rate(self, loser_points: int, loser_has_trick: bool) -> int:
         return self.hand._rate_of(loser_points, loser_has_trick)       # R15, as the hand scores it
@@ -165,11 +205,14 @@ class Solver:
             return self._claim(s, s.to_act)
         if verb == "pass":
             return self._natural_end(s)
+        if verb == "marriage":
+            return self._search(self._married(s, card), alpha, beta)
         return self._search(self._child(s, card), alpha, beta)
 
     def _search(self, s: _State, alpha: int, beta: int) -> int:
         self.nodes += 1
-        key = (s.held, s.leader, s.led, s.points, s.tricks[0] > 0, s.tricks[1] > 0, s.pending)
+        key = (s.held, s.leader, s.led, s.points, s.tricks[0] > 0, s.tricks[1] > 0, s.pending,
+               s.declared, s.marrying)
         known = self._table.get(key)
         if known is not None:
             value, bound = known
@@ -202,6 +245,10 @@ class Solver:
             else:                                         # pragma: no cover - value came from here
                 raise AssertionError("no move keeps the solved value")
             verb, card = move
+            if verb == "marriage":
+                line.append(f"{player} marriage {self.deck.suits[card]}")
+                s = self._married(s, card)
+                continue
             if verb != "play":
                 return line + [f"{player} {verb}"]
             line.append(f"{player} play {self.deck.card(card)}")
@@ -219,9 +266,10 @@ class Solver:
         return Solution(winner=winner, game_points=abs(value), line=line)
 
 
-def solve(hand: Hand) -> Solution:
-    """The result of `hand` from its current position under perfect play by both players."""
-    return Solver(hand).solve()
+def solve(hand: Hand, false_claims: bool = True) -> Solution:
+    """The result of `hand` from its current position under perfect play by both players;
+    with false_claims=False, neither claims unless the claim is correct."""
+    return Solver(hand, false_claims).solve()
 
 
 def _signed(winner: int, game_points: int) -> int:

@@ -103,7 +103,8 @@ class Model:
                 and len(self.stock) >= closing.min_stock:
             out.add(f"{p} close")                                             # R11
         may_marry = won_one or self.options.marriage_before_trick == "counts_later"
-        if not self.married and self.stock_open and may_marry:                # R12
+        may_marry = may_marry and (self.stock_open or not self.options.marriage_needs_open_stock)
+        if not self.married and may_marry:                                    # R12
             for s in (suit.code for suit in self.rules.deck.suits):
                 if s not in self.declared and {"K" + s, "Q" + s} <= self.held[p]:
                     out.add(f"{p} marriage {s}")
@@ -198,18 +199,24 @@ class Model:
             if correct:
                 self.end("claim", p, self.rate(self.points(o), self.tricks[o] > 0), "R15")
             else:
-                self.end("false_claim", o, self.rules.rates.false_claim, "R16")
+                self.end("false_claim", o, self.false_rate(o), "R16")
         elif p == self.closer:
             if correct:
                 self.end("claim", p, self.rate(*self.recorded), "R18")
             elif self.options.closer_false_claim == "false_claim":
-                self.end("false_claim", o, self.rules.rates.false_claim, "R16")
+                self.end("false_claim", o, self.false_rate(o), "R16")
             else:
                 self.end("false_claim", o, self.penalty(), "R18")
         elif correct:
             self.end("claim", p, self.penalty(), "R18")
         else:
-            self.end("false_claim", o, self.rules.rates.false_claim, "R16")
+            self.end("false_claim", o, self.false_rate(o), "R16")
+
+    def false_rate(self, o: str) -> int:                                      # R16
+        rates = self.rules.rates
+        if rates.false_claim_no_trick is not None and not self.tricks[o]:
+            return rates.false_claim_no_trick
+        return rates.false_claim
 
     def do_pass(self, p: str) -> None:
         if self.closer is not None:
@@ -226,8 +233,9 @@ class Model:
             return
         else:
             w = "A" if a > b else "B"
-        self.end("exhausted", w, self.rate(self.points(other(w)), self.tricks[other(w)] > 0),
-                     "R17")
+        fixed = self.rules.rates.natural_end                                  # R17
+        self.end("exhausted", w, fixed if fixed is not None else
+                 self.rate(self.points(other(w)), self.tricks[other(w)] > 0), "R17")
 
     def end(self, kind: str, winner: str | None, game_points: int, ruling: str) -> None:
         self.outcome = (kind, winner, game_points, {p: self.points(p) for p in PLAYERS},

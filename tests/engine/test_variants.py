@@ -73,18 +73,6 @@ def test_schnapsen_exchanges_the_trump_jack_and_closes_on_the_first_lead():
     assert "10d" in cards(hand.holding("B")) and str(hand.indicator_card) == "Jd"
 
 
-def test_schnapsen_exchange_needs_three_cards_in_the_talon():
-    # Four tricks of the talon: 10 cards, then 8, 6, 4, 2. With 2 left, no exchange (R10 option).
-    deck = ["Kc", "Qc", "Jc", "Ac", "10c", "Ah", "10d", "Kh", "Qh", "10h", "Jh",
-            "Jd", "As", "Ks", "10s", "Qs", "Js", "Ad", "Kd", "Qd"]
-    hand = Hand(deck, dealer="A", profile=SCHNAPSEN)      # B: Kc Qc Jc Kh Qh; A: Ac 10c Ah 10h Jh
-    play(hand, "B play Jc", "A play Ac", "A play 10c", "B play Qc",    # A takes both
-         "A play Ah", "B play Kh", "A play 10h", "B play Qh")
-    assert hand.stock_size == 2 and "Jd" in cards(hand.holding("A"))
-    assert "A exchange" not in legal_options(hand)
-    assert "A close" not in legal_options(hand)           # R11: 3 or more cards to close
-
-
 def test_the_last_trick_wins_the_hand_without_a_bonus_as_in_schnapsen():
     assert (SCHNAPSEN.options.natural_end, SCHNAPSEN.bonuses.last_trick) == ("last_trick_wins", 0)
     profile = _with_options(natural_end="last_trick_wins", last_trick=0)
@@ -135,7 +123,8 @@ def test_house_rules_a_closer_false_claim_is_an_ordinary_false_claim():
 
 @pytest.mark.parametrize("options,key,words", [
     ("natural_end: sometimes", "options.natural_end", "'higher_total' or 'last_trick_wins'"),
-    ("natural_tie: dealer", "options.natural_tie", "'nobody' or 'non_dealer'"),
+    ("natural_tie: dealer", "options.natural_tie", "'nobody' or 'non_dealer' or 'next_hand'"),
+    ("marriage_needs_open_stock: 0", "options.marriage_needs_open_stock", "must be true or false"),
     ("exchange_min_stock: 0", "options.exchange_min_stock", "must be an integer >= 1"),
     ("exchange_needs_trick: 'yes'", "options.exchange_needs_trick", "must be true or false, not a string"),
     ("marriage_any_time: true", "options.marriage_any_time", "unknown key"),

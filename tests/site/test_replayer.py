@@ -84,3 +84,17 @@ def test_the_game_to_seven_runs_through_its_hands_with_the_score_sheet():
         ("B", 3), ("A", 2), ("A", 2), ("A", 2), (None, 0), ("A", 1)]
     assert data[-1]["score"] == {"A": 7, "B": 3}
     assert data[0]["score"] == {"A": 0, "B": 0}
+
+
+@pytest.mark.parametrize("name,replayer", [("02-deal", False), ("05-closing", True)])
+def test_a_record_with_no_moves_shows_no_replayer(name, replayer):
+    """02-deal plays nothing: its one position is the deal, which its diagrams show; four
+    disabled buttons would be noise (issue 23). A hand with moves keeps its replayer."""
+    from mariage.site.build.generate import render_examples, replay_examples
+    from mariage.site.render.pages import SiteSource
+
+    source = SiteSource()
+    example = read_example(ROOT / "examples" / f"{name}.md")
+    page = render_examples(source, "en", [example], replay_examples([example]))[0]
+    assert ("data-replayer" in page.text) is replayer
+    assert ("Step through the hand" in page.text) is replayer

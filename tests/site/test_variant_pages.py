@@ -32,6 +32,10 @@ def test_each_variant_has_a_page_in_every_language(site):
     ("schnapsen", "| Cards in the stock | 20 | 10 |"),
     ("schnapsen", "| Last trick bonus | 10 | 0 |"),
     ("schnapsen", "| When all tricks are played without a claim | the higher total wins | the winner of the last trick wins |"),
+    ("schnapsen", "| Marriages only while the stock is open | yes | no |"),
+    ("schnapsen", "| … if the false claim comes before the opponent’s first trick | the same | 3 |"),
+    ("schnapsen", "| Game points at the natural end | by the loser’s points and tricks | 1 |"),
+    ("sixty-six", "| Equal totals at the natural end | nobody scores | nobody scores; the next hand’s winner scores one more |"),
     ("sixty-six", "| Ranks | A 10 K Q J 9 8 7 | A 10 K Q J 9 |"),
     ("sixty-six", "| First trick at which closing is allowed | 2 | 1 |"),
     ("house-rules", "| Strict play: beat the card led when able | yes | no |"),
@@ -55,7 +59,13 @@ def test_equal_values_are_not_listed_as_differences(site, slug, absent):
     ("schnapsen", "| Exchange | the trump J for the indicator"),
     ("schnapsen", "| Deal | 5 cards each, in packets of 3 + 2; a stock of 10 cards"),
     ("sixty-six", "| Exchange | the trump 9 for the indicator, by the player on lead while the stock is open, after winning a trick |"),
-    ("sixty-six", "| Natural end | the winner of the last trick adds 10, then the higher total wins; a tie scores nothing |"),
+    ("sixty-six", "| Natural end | the winner of the last trick adds 10, then the higher total wins; a tie scores nothing, and the winner of the next hand scores one game point more |"),
+    # issue 23: the switches as the sources give them (pagat, Tompa; schnapsen66.info)
+    ("schnapsen", "| Marriages | 20, or 40 in trumps, declared on lead, whether the stock is open, closed or exhausted; one declared before any trick counts once a trick is won |"),
+    ("sixty-six", "| Marriages | 20, or 40 in trumps, declared on lead while the stock is open;"),
+    ("schnapsen", "| Closing | from trick 1 on, while the stock is open, even with one face-down card left |"),
+    ("schnapsen", "| Penalties | a false claim gives the opponent 2, or 3 if the opponent has no trick yet; a failed closer gives 2, or 3 if the opponent had no trick at the close |"),
+    ("schnapsen", "| Natural end | the winner of the last trick wins the hand; 1 game point, whatever the points |"),
     ("house-rules", "| Natural end | no last trick bonus; the higher total wins; a tie goes to the non-dealer |"),
 ])
 def test_the_quick_reference_reads_the_variant_profile(site, slug, fact):
@@ -64,8 +74,8 @@ def test_the_quick_reference_reads_the_variant_profile(site, slug, fact):
 
 @pytest.mark.parametrize("row", [
     "| Mariage, the teaching profile | 32 (A 10 K Q J 9 8 7) | 6 (3 + 3) | 20 | trump 7 | 20 / 40 | +10 | from trick 2 | 1 / 2 / 3 | 7 |",
-    "| [Schnapsen](variants/schnapsen.md) (Schnapser, Snapszer, Šnapsr, Šnops) | 20 (A 10 K Q J) | 5 (3 + 2) | 10 | trump J | 20 / 40, also before a trick | wins the hand | from trick 1 | 1 / 2 / 3 | 7 |",
-    "| [Sixty-Six](variants/sixty-six.md) (Sechsundsechzig, Santase) | 24 (A 10 K Q J 9) | 6 (3 + 3) | 12 | trump 9 | 20 / 40, also before a trick | +10 | from trick 1 | 1 / 2 / 3 | 7 |",
+    "| [Schnapsen](variants/schnapsen.md) (Schnapser, Snapszer, Šnapsr, Šnops) | 20 (A 10 K Q J) | 5 (3 + 2) | 10 | trump J | 20 / 40, also before a trick, also after the close | wins the hand | from trick 1 | 1 / 2 / 3 | 7 |",
+    "| [Sixty-Six](variants/sixty-six.md) (Sechsundsechzig) | 24 (A 10 K Q J 9) | 6 (3 + 3) | 12 | trump 9 | 20 / 40, also before a trick | +10 | from trick 1 | 1 / 2 / 3 | 7 |",
 ])
 def test_the_history_page_compares_every_profile(site, row):
     assert row in site[("en", "history.md")]
@@ -119,3 +129,39 @@ def test_every_variant_page_states_the_same_numbers_in_every_language(site):
     for (lang, path), text in site.items():
         if path.startswith("variants/") and lang != "en":
             assert numbers(text) == numbers(site[("en", path)]), f"{lang}/{path}"
+
+
+@pytest.mark.parametrize("slug,source", [
+    ("schnapsen", "- [pagat] [Keith Waclena and John McLeod, “Schnapsen”, pagat.com](https://www.pagat.com/marriage/schnaps.html)"),
+    ("schnapsen", "- [tjger] the rules in the help of the tjger Schnapsen program"),
+    ("sixty-six", "- [info66] [“Schnapsen (66)”, schnapsen66.info](http://www.schnapsen66.info/)"),
+    ("house-rules", "- [002] the Spanish how-to-play page this project started from (seeds/002)"),
+])
+def test_each_variant_page_lists_its_sources(site, slug, source):
+    assert source in site[("en", f"variants/{slug}.md")]
+
+
+@pytest.mark.parametrize("slug,note", [
+    ("schnapsen", "A marriage may be declared on lead after the stock is closed or exhausted"),
+    ("schnapsen", "Some tables and programs allow neither once only two cards remain [tjger] [tough]"),
+    ("sixty-six", "the American Hoyle lets the leader close either before or after drawing"),
+    ("sixty-six", "*Santase*, the Bulgarian game often named beside Sixty-Six, has rules of its own"),
+    ("house-rules", "A player may claim at any moment, not only when on lead. [002]"),
+    ("house-rules", "to a target of 1000 raw points over many hands, or to 1001"),
+    ("house-rules", "the larger margin of game points wins"),
+])
+def test_each_variant_page_says_where_its_sources_differ(site, slug, note):
+    assert note in site[("en", f"variants/{slug}.md")]
+
+
+def test_a_source_id_or_address_cannot_carry_markup(tmp_path):
+    from mariage.engine.errors import ProfileError
+
+    text = (ROOT / "rules" / "variants" / "schnapsen.yaml").read_text(encoding="utf-8")
+    for old, new in [('url: "https://schnopsn.com/schnapsen-rules"', 'url: "javascript:alert(1)"'),
+                     ("id: tjger,", 'id: "x](y)",')]:
+        path = tmp_path / "s.yaml"
+        path.write_text(text.replace(old, new, 1), encoding="utf-8")
+        with pytest.raises(ProfileError) as caught:
+            load_profile(path)
+        assert "sources" in caught.value.key

@@ -187,9 +187,9 @@ class SiteSource:
         if "variants" not in self.extra_context:
             self.extra_context["variants"] = summaries(self.profile, self.variants())
         if "close_study" not in self.extra_context:
-            self.extra_context["close_study"] = {"deals": STUDY_DEALS, "bands": self.cache.get(
+            self.extra_context["close_study"] = self.cache.get(
                 "study", digest(self.profile, STUDY_DEALS),
-                lambda: [b.as_context() for b in close_study(self.profile)])}
+                lambda: close_study(self.profile).as_context())
         if "worked_example" not in self.extra_context:
             example = read_example(self.examples / f"{WORKED_EXAMPLE}.md", self.profile)
             self.extra_context["worked_example"] = claim_summary(example)

@@ -17,7 +17,8 @@ from .templating import RenderedPage, base_context, render, template_inputs
 VARIANTS = Path("rules") / "variants"
 TEMPLATE = "variant.md.j2"
 # Keys that name or describe a game rather than rule it, and the derived size (deck.ranks shows it).
-NOT_COMPARED = {"name", "names", "rulings", "deck.suits", "deck.size", "deck.lowest_rank"}
+NOT_COMPARED = {"name", "names", "sources", "rulings", "deck.suits", "deck.size",
+                "deck.lowest_rank"}
 
 
 def variant_profiles(root: Path) -> list[tuple[str, Profile]]:

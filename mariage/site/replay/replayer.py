@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from ...engine.actions import Action
+from ...engine.game import Game
 from ...engine.hand import Hand
 from ...engine.solver import solve
 from ...engine.errors import SourceError
@@ -44,23 +45,22 @@ def _hand_steps(hand: Hand, actions: list[str], first: int) -> list[dict[str, An
 
 def _game_steps(example: Example) -> list[dict[str, Any]]:
     """Every hand of a game example in turn; each step carries the hand's number and the score
-    sheet so far: the game points of every hand already ended (R19)."""
+    sheet so far: the game points of every hand already ended (R19), as Game.record scores them."""
     game = example.game()
     sheet: list[dict[str, Any]] = []
-    score = {p: 0 for p in game.players}
+    tally = Game(game.first_dealer, example.profile)
     out: list[dict[str, Any]] = []
     for number, (hand, source) in enumerate(zip(game.hands, example.game_hands()), 1):
         fresh = Hand(source.meta["deck"], dealer=hand.dealer, profile=example.profile)
         states = _hand_steps(fresh, source.actions, len(out))
         outcome = hand.outcome
         for state in states:
-            state |= {"hand": number, "sheet": list(sheet), "score": dict(score)}
+            state |= {"hand": number, "sheet": list(sheet), "score": dict(tally.game_points)}
         if outcome is not None:
+            scored = tally.record(outcome)
             sheet.append({"hand": number, "dealer": hand.dealer, "winner": outcome.winner,
-                          "game_points": outcome.game_points})
-            if outcome.winner is not None:
-                score[outcome.winner] += outcome.game_points
-            states[-1] |= {"sheet": list(sheet), "score": dict(score)}
+                          "game_points": scored})
+            states[-1] |= {"sheet": list(sheet), "score": dict(tally.game_points)}
         out += states
     return out
 
@@ -113,7 +113,9 @@ def _state(hand: Hand, number: int, event: dict[str, Any]) -> dict[str, Any]:
 
 def perfect_play(example: Example) -> dict[str, Any] | None:
     """At the record's first position whose stock is closed or exhausted (the hand not over),
-    what perfect play by both players gives (mariage.engine.solver), and what the record gave."""
+    what perfect play by both players gives (mariage.engine.solver), claiming only correctly,
+    and what the record gave; and, where it differs, what a deliberate false claim (R16, R18)
+    would make of it."""
     if example.is_game:
         return None
     meta = example.meta
@@ -126,13 +128,18 @@ def perfect_play(example: Example) -> dict[str, Any] | None:
 
 
 def _compare(example: Example, hand: Hand, number: int) -> dict[str, Any]:
-    best = solve(hand)
+    best, loose = solve(hand, false_claims=False), solve(hand)
     played = example.hand().outcome
     if played is None:
         raise SourceError(example.relpath, "the record stops before the hand ends, after its "
                           "stock was closed or exhausted; the page compares the result with "
                           "perfect play, so record the hand to its end", key="actions")
-    return {"step": number, "winner": best.winner, "game_points": best.game_points,
-            "line": best.line, "played_winner": played.winner,
-            "played_game_points": played.game_points,
-            "found": (played.winner, played.game_points) == (best.winner, best.game_points)}
+    result: dict[str, Any] = {
+        "step": number, "winner": best.winner, "game_points": best.game_points,
+        "line": best.line, "played_winner": played.winner,
+        "played_game_points": played.game_points,
+        "found": (played.winner, played.game_points) == (best.winner, best.game_points)}
+    if (loose.winner, loose.game_points) != (best.winner, best.game_points):
+        result["false_claim"] = {"winner": loose.winner, "game_points": loose.game_points,
+                                 "line": loose.line}
+    return result

@@ -1,12 +1,17 @@
-"""When is a close worth it? A seeded study the strategy page quotes, settled by the solver.
+"""When does a close pay? A seeded study the strategy page quotes, played out by the solver.
 
-From a fixed seed, STUDY_DEALS hands are dealt and played by simple legal moves: a marriage
-whenever one can be declared, otherwise a random card. At a lead chosen at random among those
-where closing is allowed (R11), the player on lead closes, and the double-dummy solver
-(mariage.engine.solver) plays the rest perfectly for both players, every card in view. Each
-close is filed by the closer's points at that moment, in three bands whose edges come from the
-profile: below `opponent_safe` (R15), then up to one marriage short of the claim (R12, R14),
-then the rest. The engine decides every legal move; this module only chooses among them.
+Design, as the page states it. From a fixed seed, STUDY_DEALS hands are dealt. Each is played
+by simple legal moves (the exchange and a marriage whenever allowed, otherwise a random card)
+up to a lead chosen at random among those where closing is allowed (R11); there the player on
+lead closes. The double-dummy solver (mariage.engine.solver) then plays the rest perfectly for
+both players, every card in view, each claiming only when the claim is correct. A close is
+"won" when the closer then claims correctly (R18); its net is the game points the closer scores,
+or minus those the opponent scores. Each close is filed by the closer's points at the close
+(below `opponent_safe`, then up to one marriage short of the claim, then the rest: edges from
+the profile) and by the trumps in the closer's hand (at most one, two, three or more). The same
+closes are solved once more with deliberate false claims allowed (R16): the study counts those
+the opponent would then concede for less. The engine decides every legal move; this module only
+chooses among them.
 """
 
 from __future__ import annotations
@@ -21,44 +26,80 @@ from ...engine.hand import Hand
 from ...engine.profile import Profile
 from ...engine.solver import solve
 
-STUDY_DEALS = 200
+STUDY_DEALS = 1000
 STUDY_SEED = 1966          # any fixed seed: the page must be the same at every build
+TRUMPS = [(0, 1), (2, 2), (3, None)]     # trumps in the closer's hand: 0-1, 2, 3 or more
 
 
 @dataclass(frozen=True)
-class Band:
+class Cell:
     low: int               # the closer's points at the close, from low...
     high: int | None       # ...to high inclusive (None: no upper bound)
-    closes: int            # closes that fell in this band
+    trumps: tuple[int, int | None]      # trumps in the closer's hand, from, to (None: or more)
+    closes: int            # closes that fell in this cell
     won: int               # of them, hands the closer won under perfect play
+    net: int               # the closer's game points won, minus those lost
 
     def as_context(self) -> dict[str, Any]:
-        return {"low": self.low, "high": self.high, "closes": self.closes, "won": self.won}
+        return {"low": self.low, "high": self.high, "trumps": list(self.trumps),
+                "closes": self.closes, "won": self.won, "net": self.net}
 
 
-def close_study(profile: Profile, deals: int = STUDY_DEALS, seed: int = STUDY_SEED) -> list[Band]:
-    """The study's three bands, lowest points first (see the module's docstring)."""
+@dataclass(frozen=True)
+class Study:
+    cells: list[Cell]      # points bands (lowest first), each with its trump bands in order
+    conceded: int          # closes an opponent's deliberate false claim would make cheaper
+
+    def bands(self) -> list[tuple[int, int | None]]:
+        return list(dict.fromkeys((c.low, c.high) for c in self.cells))
+
+    def as_context(self) -> dict[str, Any]:
+        rows = [{"low": low, "high": high,
+                 "cells": [c.as_context() for c in self.cells if (c.low, c.high) == (low, high)]}
+                for low, high in self.bands()]
+        return {"deals": STUDY_DEALS, "rows": rows, "trumps": [list(t) for t in TRUMPS],
+                "closes": sum(c.closes for c in self.cells),
+                "won": sum(c.won for c in self.cells), "conceded": self.conceded}
+
+
+def edges(profile: Profile) -> list[tuple[int, int | None]]:
+    """The points bands: below opponent_safe (R15), up to one marriage short of the claim
+    (R12, R14), then the rest."""
     safe, claim = profile.thresholds.opponent_safe, profile.thresholds.claim
-    near = max(safe + 1, claim - profile.bonuses.marriage)     # one marriage short of the claim
-    edges = [(0, safe - 1), (safe, near - 1), (near, None)]
-    counts = {edge: [0, 0] for edge in edges}
+    near = max(safe + 1, claim - profile.bonuses.marriage)
+    return [(0, safe - 1), (safe, near - 1), (near, None)]
+
+
+def close_study(profile: Profile, deals: int = STUDY_DEALS, seed: int = STUDY_SEED) -> Study:
+    """The study's cells (see the module's docstring)."""
+    bands = edges(profile)
+    counts = {(band, trumps): [0, 0, 0] for band in bands for trumps in TRUMPS}
+    conceded = 0
     rng = random.Random(seed)
     cards = [str(card) for card in deck_for(profile).cards]
     for _ in range(deals):
         closed = _play_to_a_close(profile, cards, rng)
         if closed is None:
             continue
-        hand, closer, points = closed
-        edge = next(e for e in edges if e[1] is None or points <= e[1])
-        counts[edge][0] += 1
-        counts[edge][1] += solve(hand).winner == closer
-    return [Band(low, high, *counts[(low, high)]) for low, high in edges]
+        hand, closer, points, trumps = closed
+        band = next(b for b in bands if b[1] is None or points <= b[1])
+        held = next(t for t in TRUMPS if t[1] is None or trumps <= t[1])
+        best = solve(hand, false_claims=False)
+        gain = best.game_points if best.winner == closer else -best.game_points
+        cell = counts[(band, held)]
+        cell[0] += 1
+        cell[1] += best.winner == closer
+        cell[2] += gain
+        loose = solve(hand)
+        conceded += (loose.game_points if loose.winner == closer else -loose.game_points) < gain
+    return Study([Cell(low, high, trumps, *counts[((low, high), trumps)])
+                  for low, high in bands for trumps in TRUMPS], conceded)
 
 
 def _play_to_a_close(profile: Profile, cards: list[str],
-                     rng: random.Random) -> tuple[Hand, str, int] | None:
+                     rng: random.Random) -> tuple[Hand, str, int, int] | None:
     """One dealt hand, played to a lead where closing is allowed and closed there: the hand,
-    the closer and the closer's points at the close; None if no lead ever allowed a close."""
+    the closer, the closer's points and trumps at the close; None if no lead allowed a close."""
     deck = cards[:]
     rng.shuffle(deck)
     dealer = rng.choice(profile.players)
@@ -75,12 +116,14 @@ def _play_to_a_close(profile: Profile, cards: list[str],
     closer = hand.to_act
     assert closer is not None
     points = hand.points(closer)
+    trumps = sum(card.suit == hand.trump_suit for card in hand.holding(closer))
     hand.apply(Action(closer, "close"))
-    return hand, closer, points
+    return hand, closer, points, trumps
 
 
 def _move(actions: list[Action], rng: random.Random) -> Action:
-    marriages = [a for a in actions if a.verb == "marriage"]
-    if marriages:
-        return marriages[0]
+    for verb in ("exchange", "marriage"):
+        chosen = [a for a in actions if a.verb == verb]
+        if chosen:
+            return chosen[0]
     return rng.choice([a for a in actions if a.verb == "play"])
