@@ -7,13 +7,14 @@ BIN    := $(VENV)/bin
 
 .PHONY: site test serve catalogs check-catalogs bench mutants clean
 
-site: $(VENV)/.site
+# The Play page copies Pyodide from its npm package (node_modules/pyodide) into the site.
+site: $(VENV)/.site node_modules/.installed
 	NO_MKDOCS_2_WARNING=1 $(BIN)/mkdocs build --strict
 
 test: $(VENV)/.test $(VENV)/.external node_modules/.installed
 	NO_MKDOCS_2_WARNING=1 $(BIN)/python -m pytest -n 2 --dist loadgroup
 
-serve: $(VENV)/.site
+serve: $(VENV)/.site node_modules/.installed
 	$(BIN)/mkdocs serve
 
 # Translator workflow (see docs/translators.md)
@@ -30,6 +31,7 @@ bench: $(VENV)/.test $(VENV)/.external
 	$(BIN)/python benchmarks/engine.py
 	$(BIN)/python benchmarks/replay_cli.py
 	$(BIN)/python benchmarks/solver.py
+	$(BIN)/python benchmarks/opponent.py
 	$(BIN)/python benchmarks/build.py
 	$(BIN)/python benchmarks/input_limits.py
 
@@ -56,7 +58,7 @@ $(VENV)/.external: $(VENV)/.test
 	touch $@
 
 node_modules/.installed: package.json package-lock.json
-	bash .ci/system-deps.sh
+	bash .ci/system-deps.sh site
 	npm ci --no-audit --no-fund
 	touch $@
 

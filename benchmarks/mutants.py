@@ -29,6 +29,7 @@ ENGINE_TESTS = ["tests/engine/test_claims.py", "tests/engine/test_distinct_value
 PROMISES = "tests/site/test_promises.py"
 PAGE_TESTS = [PROMISES, "tests/site/test_pages.py"]
 HOSTILE = "tests/hostile"
+BUILD_ATTACKS = "tests/hostile/test_build_attacks.py"
 PUBLISH = "tests/site/test_publish.py"
 
 
@@ -76,13 +77,14 @@ MUTANTS = [
     Mutant("C3", "mariage/site/read/catalogs.py", "round(100 * self.translated / self.total)",
            "round(100 * (self.translated + self.fuzzy) / self.total)", [PROMISES, "-k", "status"]),
     # issue 15's guards
-    Mutant("R1", "mariage/engine/bounded.py", "if self.check_event(AliasEvent):", "if False:",
+    Mutant("R1", "mariage/engine/bounded.py", "if isinstance(event, AliasEvent):", "if False:",
            [HOSTILE, "-k", "P1 or L15 or E9"]),
     Mutant("R2", "mariage/engine/bounded.py", "if key.value in seen:", "if False:", [HOSTILE, "-k", "P6"]),
-    Mutant("R3", "mariage/engine/bounded.py", "if self._depth > MAX_DEPTH:", "if False:",
+    Mutant("R3", "mariage/engine/bounded.py",
+           "if isinstance(event, _NODE_EVENTS) and depth >= MAX_DEPTH:", "if False:",
            [HOSTILE, "-k", "P22 or L2"]),
-    Mutant("R4", "mariage/site/render/pages.py", "env = SandboxedEnvironment(", "env = Environment(",
-           [HOSTILE, "-k", "E6"]),
+    Mutant("R4", "mariage/site/render/templating.py", "env = DataSandbox(", "env = Environment(",
+           [HOSTILE, "-k", "E6 or NE7b"]),
     Mutant("R5", "mariage/site/replay/doctests.py", "if reply is None:", "if reply is None and False:",
            [HOSTILE, "-k", "E2"]),
     Mutant("R6", "mariage/engine/profile.py", 'if rank not in self.ranks:', "if False:", [HOSTILE, "-k", "P23"]),
@@ -90,6 +92,15 @@ MUTANTS = [
            [PUBLISH, "-k", "strict_warning"]),
     Mutant("R8", "mariage/site/build/publish.py", 'if not entry.name.startswith(".") or', "if True or",
            [PUBLISH, "-k", "dot_entries"]),
+    # issue 25's guards
+    Mutant("R9", "mariage/site/replay/doctests.py",
+           'if not checker.check_output(example.want, result["got"], flags):', "if False:",
+           [BUILD_ATTACKS, "-k", "NE21"]),
+    Mutant("R10", "mariage/site/build/publish.py", "    if owned(folder):", "    if True:",
+           [BUILD_ATTACKS, "-k", "NB15"]),
+    Mutant("R11", "mariage/site/render/templating.py",
+           "if isinstance(obj, _HANDLES) or isinstance(value, _HANDLES):", "if False:",
+           [HOSTILE, "-k", "NE7b"]),
 ]
 
 # Survivors that may live, and why.

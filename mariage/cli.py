@@ -12,6 +12,7 @@ import re
 import sys
 import traceback
 from contextlib import contextmanager
+from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Callable, Iterator, Sequence, TypeGuard
 
@@ -95,6 +96,9 @@ def _parser() -> argparse.ArgumentParser:
     sv = commands.add_parser("solve", help="perfect play, both hands seen, from each hand "
                                            "record's last position: one JSON line each")
     sv.add_argument("files", nargs="+", metavar="FILE", help="record files; - reads stdin")
+    sv.add_argument("--correct-claims-only", action="store_true",
+                    help="no false claim made on purpose to concede less (R16, R18), as many "
+                         "tables rule and the site's perfect-play notes assume")
     commands.add_parser("check-profile", help="validate the rules profile")
     cat = commands.add_parser("catalogs", help="translator workflow (see docs/translators.md)")
     actions = cat.add_subparsers(dest="action", required=True, metavar="ACTION")
@@ -111,6 +115,15 @@ def _parser() -> argparse.ArgumentParser:
                                 help="the export format (default: tbx)")
             action.add_argument("-o", "--output", metavar="FILE", help="write here "
                                 "(default: stdout)")
+    pl = commands.add_parser("play", help="the computer opponent over seeded hands: its win "
+                                          "rate and game points per hand, as JSON")
+    pl.add_argument("--against", choices=["random", "simple", "self"], default="random",
+                    help="random: a random legal card; simple: a marriage when it can, a claim "
+                    "at 66, else a random card; self: the opponent itself (default: random)")
+    pl.add_argument("--hands", type=_positive, default=100, metavar="N")
+    pl.add_argument("--seed", type=int, default=0, metavar="S", help="hand i is dealt from S + i")
+    pl.add_argument("--profile", default=argparse.SUPPRESS, help="rules profile, e.g. "
+                    "rules/variants/schnapsen.yaml (as mariage --profile)")
     ex = commands.add_parser("examples", help="render each worked example in every language "
                                               "and run its doctests, as the build does")
     ex.add_argument("names", nargs="*", metavar="NAME")
@@ -144,10 +157,13 @@ def _run(args: argparse.Namespace) -> int:
                          args.timeout)
     path = args.profile or (_project(args.project).profile if args.project else find_profile())
     profile = load_profile(path)
+    if args.command == "play":
+        return _play(profile, args)
     if args.command == "check-profile":
         print(f"{path}: valid ({len(profile.rulings)} rulings)")
         return 0
-    return _results(args.command, args.files, profile)
+    return _results(args.command, args.files, profile,
+                    false_claims=not getattr(args, "correct_claims_only", False))
 
 
 def _project(folder: str | None):
@@ -293,10 +309,26 @@ def _verify_one(source, example, worker) -> bool:
         return False
 
 
-def _results(command: str, files: Sequence[str], profile) -> int:
+def _positive(text: str) -> int:
+    if not text.isdigit() or int(text) < 1:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a positive whole number")
+    return int(text)
+
+
+def _play(profile, args: argparse.Namespace) -> int:
+    from .play.match import match
+
+    tally = match(profile, args.against, args.hands, args.seed)
+    write, flush = _output()
+    write({"against": args.against, "seed": args.seed} | tally.as_json())
+    flush()
+    return 0
+
+
+def _results(command: str, files: Sequence[str], profile, false_claims: bool = True) -> int:
     """Replay or solve each record as soon as it is read, one JSON line each (memory does not
     grow with the number of records); 1 if a record erred, 2 if a file could not be read."""
-    run = replay if command == "replay" else solve_record
+    run = replay if command == "replay" else partial(solve_record, false_claims=false_claims)
     (write, flush), status = _output(), 0
     for name in files:
         try:

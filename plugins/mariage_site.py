@@ -37,6 +37,7 @@ from mariage.engine.errors import MariageError
 from mariage.site.read import catalogs
 from mariage.site.render import interface
 from mariage.site.build import publish
+from mariage.site.build.play import TEACHING, write_play_assets
 from mariage.site.render.pages import SiteSource
 from mariage.site.read.project import DEFAULT_MIN_TRANSLATED, Project
 from mariage.site import EXAMPLE_TIMEOUT, seconds
@@ -146,6 +147,7 @@ class MariagePlugin(BasePlugin[MariageConfig]):
         self._source: SiteSource | None = None
         self._docs_dir: str | None = None
         self._config: MkDocsConfig | None = None
+        self._root: Path | None = None
 
     def on_startup(self, *, command: str, dirty: bool) -> None:
         self._command = command
@@ -153,7 +155,7 @@ class MariagePlugin(BasePlugin[MariageConfig]):
     def on_config(self, config: MkDocsConfig) -> MkDocsConfig | None:
         if self._inner_build(config):
             return None        # static-i18n rebuilds each language with this same config
-        root = Path(config.config_file_path).parent
+        root = self._root = Path(config.config_file_path).parent
         static, out = Path(config.docs_dir), root / self.config.generated
         _check_site_url(config.site_url)
         try:
@@ -228,6 +230,8 @@ class MariagePlugin(BasePlugin[MariageConfig]):
             return
         if self._not_found is not None:
             (Path(config.site_dir) / "404.html").write_text(self._not_found, encoding="utf-8")
+        if self._source is not None and self._root is not None:
+            self._play_assets(config, self._source, self._root)
         if self._docs_dir is not None:
             # `mkdocs serve` watches docs_dir after the build: the sources, not the generated
             # tree, whose rewrite would trigger a second rebuild
@@ -255,6 +259,17 @@ class MariagePlugin(BasePlugin[MariageConfig]):
             if self._lock is not None and self._command != "gh-deploy":
                 publish.unlock(self._lock)   # gh-deploy's is freed at exit, after the push
             self._lock = self._scratch = self._publication = None
+
+    @staticmethod
+    def _play_assets(config: MkDocsConfig, source: SiteSource, root: Path) -> None:
+        """The Play page's runtime, engine and profiles (mariage.site.build.play), into the site."""
+        profiles = {TEACHING: source.profile} | dict(source.variants())
+        try:
+            write_play_assets(Path(config.site_dir), root, profiles)
+        except MariageError as exc:
+            raise PluginError(f"mariage: {exc}") from None
+        except OSError as exc:
+            raise PluginError(f"mariage: the Play page's files: {_describe(exc)}") from None
 
     @staticmethod
     def _publish(publication: publish.Publication) -> None:

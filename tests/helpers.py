@@ -49,3 +49,12 @@ def catalog_verdict(project, lang: str) -> list[str]:
     published = checked.stats().percent >= project.min_translated()
     held = checked.problems if published else checked.errors
     return [str(p) for p in held]
+
+
+def site_languages() -> list[str]:
+    """The languages the site publishes, English first: mkdocs.yml's list, less any language
+    below min_translated. Tests take their languages from here, never from a list of their
+    own, so a new language needs no test edited."""
+    from mariage.site.render.pages import SiteSource
+
+    return SiteSource().languages()

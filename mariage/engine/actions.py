@@ -8,6 +8,8 @@ from .errors import RecordError
 
 VERBS = ("play", "exchange", "close", "marriage", "claim", "pass")
 _NEEDS_ARG = {"play": "a card, as in 'A play Kh'", "marriage": "a suit, as in 'A marriage h'"}
+# R11 option: 'A close before' closes before the draw of the trick just won
+_MAY_TAKE = {"close": "nothing, or 'before' to close before drawing"}
 # Records repeat a few dozen action texts: each is read once (bounded against hostile input).
 _READ: dict[str, "Action"] = {}
 _READ_MAX = 4096
@@ -35,8 +37,9 @@ class Action:
             raise RecordError(f"cannot read action {text!r}: write '<player> <verb> [<arg>]' "
                               f"with a verb among {', '.join(VERBS)}")
         player, verb, rest = parts[0], parts[1], parts[2:]
-        if (verb in _NEEDS_ARG) != bool(rest) or len(rest) > 1:
-            need = _NEEDS_ARG.get(verb, "nothing after the verb")
+        optional = verb in _MAY_TAKE and rest == ["before"]
+        if ((verb in _NEEDS_ARG) != bool(rest) and not optional) or len(rest) > 1:
+            need = _NEEDS_ARG.get(verb) or _MAY_TAKE.get(verb, "nothing after the verb")
             raise RecordError(f"cannot read action {text!r}: '{verb}' takes {need}")
         action = cls(player, verb, rest[0] if rest else None)
         if cls is Action and len(_READ) < _READ_MAX:

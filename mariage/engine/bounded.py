@@ -24,6 +24,7 @@ MAX_DEPTH = 32            # a hand record nests 3 deep, the profile 4
 MAX_DIGITS = 18           # no rule value or card needs more
 MAX_FILE = 8 << 20        # bytes: a record file or profile larger than this is refused
 MAX_LINE = 1 << 20        # bytes: one JSON Lines record
+MAX_YAML = 1 << 20        # bytes: a YAML record file (JSON, read far faster, may be MAX_FILE)
 
 
 class BadInput(ValueError):
@@ -100,6 +101,17 @@ def compose(text: str) -> yaml.Node | None:
 
 
 def _compose_c(text: str) -> yaml.Node | None:
+    _check_events(text)
+    loader: Any = _C_LOADER
+    node = yaml.compose(text, Loader=loader)
+    if node is not None:
+        _check_mappings(node)
+    return node
+
+
+def _check_events(text: str) -> None:
+    """Aliases and depth, checked on libyaml's event stream (made without recursion) before
+    anything is composed."""
     loader: Any = _C_LOADER
     depth = 0
     try:
@@ -119,10 +131,6 @@ def _compose_c(text: str) -> yaml.Node | None:
             raise
         raise ComposerError(None, None, f"nested more than {MAX_DEPTH} levels deep",
                             exc.problem_mark) from None
-    node = yaml.compose(text, Loader=loader)
-    if node is not None:
-        _check_mappings(node)
-    return node
 
 
 def _check_mappings(node: yaml.Node) -> None:
@@ -161,7 +169,16 @@ def load(text: str) -> Any:
 
 
 def load_all(text: str) -> Iterator[tuple[Any, int]]:
-    """Each YAML document with its first line, one at a time."""
+    """Each YAML document with its first line, one at a time (libyaml where PyYAML has it:
+    the limits are checked on its events first, as `compose` does)."""
+    if _C_LOADER is not None:
+        _check_events(text)
+        fast: Any = _C_LOADER
+        for document in yaml.compose_all(text, Loader=fast):
+            if document is not None:
+                _check_mappings(document)
+                yield construct(document), document.start_mark.line + 1
+        return
     loader = BoundedLoader(text)
     try:
         while loader.check_node():

@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Iterable, Iterator
 
 from .errors import RecordError
-from .profile import Profile, per_profile
+from .schema import Profile, per_profile
 
 SUIT_SYMBOLS = {"♣": "c", "♦": "d", "♥": "h", "♠": "s"}
 

@@ -9,7 +9,7 @@ from .actions import Action
 from .cards import Card, Deck, deck_for
 from .errors import RecordError
 from .outcome import Outcome
-from .profile import Profile, default_profile, per_profile
+from .schema import Profile, per_profile
 
 # Steps of the lead sequence: exchange (1), close (2), marriage (3) go in that order.
 EXCHANGED, CLOSED, MARRIED = 1, 2, 3
@@ -52,11 +52,14 @@ class Deal:
     __slots__ = ("profile", "deck", "players", "dealer", "order", "indicator", "trump",
                  "_face_up", "_stock", "_held", "_won", "_card_points", "_bonus", "_pending",
                  "_tricks", "_declared", "_leader", "_led", "_step", "_marriage_suit", "_closer",
-                 "_closed_state", "_last_winner", "_outcome", "trick_number", "log")
+                 "_closed_state", "_last_winner", "_outcome", "trick_number", "log", "_drawn")
 
     def __init__(self, deck: Sequence[str | Card], dealer: str = "A",
                  profile: Profile | None = None) -> None:
-        profile = self.profile = profile or default_profile()
+        if profile is None:                             # the project's own (YAML, msgspec)
+            from .profile import default_profile
+            profile = default_profile()
+        self.profile = profile
         self.deck: Deck = deck_for(profile)
         players = self.players = list(profile.players)
         if dealer not in players:
@@ -114,6 +117,7 @@ class Deal:
         self._closer: int | None = None
         self._closed_state: tuple[int, bool] | None = None
         self._last_winner: int | None = None
+        self._drawn: tuple[int, int] | None = None   # the last trick's draw: winner's, loser's
         self._outcome: Outcome | None = None
         self.trick_number = 1
         self.log: list[Action] = []

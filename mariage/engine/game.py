@@ -9,14 +9,14 @@ from .cards import Card, deck_for
 from .errors import IllegalActionError
 from .hand import Hand
 from .outcome import End, Outcome
-from .profile import Profile, default_profile
+from .schema import Profile
 
 
 class Game:
     """Hands dealt in turn from `first_dealer`; the first to the profile's game target wins."""
 
     def __init__(self, first_dealer: str = "A", profile: Profile | None = None) -> None:
-        self.profile = profile or default_profile()
+        self.profile = profile or _project_profile()
         self.players = list(self.profile.players)
         if first_dealer not in self.players:
             raise ValueError(f"unknown dealer {first_dealer!r}: use {' or '.join(self.players)}")
@@ -28,7 +28,7 @@ class Game:
     @classmethod
     def seeded(cls, seed: int, profile: Profile | None = None) -> "Game":
         """R2: the first dealer drawn at random, repeatably from a seed."""
-        profile = profile or default_profile()
+        profile = profile or _project_profile()
         return cls(random.Random(seed).choice(list(profile.players)), profile)
 
     @property
@@ -68,3 +68,9 @@ class Game:
         cards = [str(c) for c in deck_for(self.profile).cards]
         rng.shuffle(cards)
         return cards
+
+
+def _project_profile() -> Profile:
+    """The project's own profile, read from YAML (msgspec): only when none is handed in."""
+    from .profile import default_profile
+    return default_profile()

@@ -19,7 +19,7 @@ from .cards import Card, bits, deck_for, mask_of
 from .errors import IllegalActionError
 from .lead import LeadOptions
 from .outcome import Outcome
-from .profile import Profile, per_profile
+from .schema import Profile, per_profile
 from .tricks import TrickPlay, plays_of
 
 __all__ = ["Action", "Hand", "VERBS"]
@@ -100,6 +100,8 @@ class Hand(LeadOptions, TrickPlay):
             options.append(Action(player, "exchange"))
         if self._can_close(seat) is None:
             options.append(Action(player, "close"))
+        if self._can_close_before(seat) is None:
+            options.append(Action(player, "close", "before"))
         for suit in range(len(self.deck.suits)):
             if self._can_marry(seat, suit) is None:
                 options.append(Action(player, "marriage", self.deck.suits[suit]))
@@ -192,8 +194,12 @@ class Hand(LeadOptions, TrickPlay):
                             led, leader = None, winner
                             number += 1
                             if draw:                             # R8: the winner draws first
-                                held[winner] |= 1 << stock.pop()
-                                held[winner ^ 1] |= 1 << stock.pop()
+                                first, second = stock.pop(), stock.pop()
+                                held[winner] |= 1 << first
+                                held[winner ^ 1] |= 1 << second
+                                self._drawn = (first, second)
+                            else:
+                                self._drawn = None
                             record(parsed)
                             continue
                 self._store(led, leader, number)
@@ -253,7 +259,8 @@ def _known_actions(profile: Profile) -> dict[str, tuple[int, int, Any, Action]]:
     suits = deck_for(profile).suits
     for seat, player in enumerate(profile.players):
         for verb, method in _LEAD_VERBS.items():
-            for arg in (suits if verb == "marriage" else [None]):
+            for arg in (suits if verb == "marriage" else [None, "before"] if verb == "close"
+                        else [None]):
                 action = Action(player, verb, arg)
                 table[str(action)] = (seat, -1, method, action)
     return table

@@ -41,6 +41,19 @@ class LeadOptions(HandEnd):
             return f"closing needs {closing.min_stock} or more cards in the stock"
         return None
 
+    def _can_close_before(self, seat: int) -> str | None:
+        """None when the R11 option lets the trick's winner close before its draw, else why not."""
+        closing = self.profile.closing
+        if not closing.before_drawing:
+            return "closing before drawing is not a rule of this profile"
+        if self._drawn is None or self._step or self._led is not None:
+            return "closing before drawing comes first, right after a trick that drew from the stock"
+        if self.trick_number < closing.min_trick:
+            return f"closing is allowed from trick {closing.min_trick} on"
+        if len(self._stock) + 2 < closing.min_stock:
+            return f"closing needs {closing.min_stock} or more cards in the stock"
+        return None
+
     def _can_marry(self, seat: int, suit: int) -> str | None:
         if self._step >= MARRIED:
             return "one marriage per lead"
@@ -62,7 +75,15 @@ class LeadOptions(HandEnd):
         self._stock[0] = self._face_up = seven
         self._step = EXCHANGED
 
-    def _do_close(self, seat: int, _: str | None) -> None:
+    def _do_close(self, seat: int, arg: str | None) -> None:
+        if arg == "before":                     # R11 option: the draw goes back to the stock
+            self._refuse("R11", self._can_close_before(seat))
+            assert self._drawn is not None
+            mine, theirs = self._drawn
+            self._held[seat] ^= 1 << mine
+            self._held[seat ^ 1] ^= 1 << theirs
+            self._stock += [theirs, mine]
+            self._drawn = None
         self._refuse("R11", self._can_close(seat))
         other = seat ^ 1
         self._closer = seat

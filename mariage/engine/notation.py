@@ -65,7 +65,12 @@ def iter_records(stream: BinaryIO, name: str) -> Iterator[Record]:
         yield Record(data, name, 1)
         yield from _json_lines(stream, name)
         return
-    text = _text(first + _rest(stream, name), name, 1)
+    data = first + _rest(stream, name)
+    if len(data) > bounded.MAX_YAML:
+        raise SourceError(name, f"a YAML record file is at most {bounded.MAX_YAML >> 20} MB",
+                          hint="write large records as JSON Lines, one record per line, which "
+                          "are read one at a time") from None
+    text = _text(data, name, 1)
     try:
         for data, line in bounded.load_all(text):
             if data is not None:
@@ -243,15 +248,16 @@ def replay(data: Any, profile: Profile | None = None) -> dict[str, Any]:
         return exc.as_json()
 
 
-def solve_record(data: Any, profile: Profile | None = None) -> dict[str, Any]:
+def solve_record(data: Any, profile: Profile | None = None,
+                 false_claims: bool = True) -> dict[str, Any]:
     """Perfect play from a hand record's last position: {"winner", "game_points", "line"}, or
-    an error object as replay() gives."""
+    an error object as replay() gives; false_claims=False: a claim only when correct."""
     from .solver import OpenStockError, solve      # only `mariage solve` needs the solver
     try:
         if isinstance(data, dict) and "hands" in data:
             raise ReplayError("solve reads hand records: give the hand to solve on its own, "
                               "with its dealer", None)
-        return solve(replay_hand(data, profile=profile, finish=False)).as_json()
+        return solve(replay_hand(data, profile=profile, finish=False), false_claims).as_json()
     except ReplayError as exc:
         return exc.as_json()
     except OpenStockError as exc:

@@ -52,6 +52,9 @@ class _State:
         return self.leader if self.led is None else self.leader ^ 1
 
 
+MAX_CARDS = 12     # in the larger hand: 12 cards take seconds, 15 minutes and a gigabyte
+
+
 class Solver:
     """Solves one hand's current position; `nodes` counts the positions searched."""
 
@@ -59,6 +62,11 @@ class Solver:
         if hand.stock_open:
             raise OpenStockError(f"the stock is open ({hand.stock_size} cards to draw): the solver "
                                  "reads only positions whose stock is closed or exhausted (R9)")
+        held = max(len(hand.holding(p)) for p in hand.players)
+        if held > MAX_CARDS:
+            raise OpenStockError(f"a hand holds {held} cards: the solver reads positions of at "
+                                 f"most {MAX_CARDS} cards in each hand (its search grows "
+                                 "exponentially with them)")
         self.hand, self.deck, self.profile = hand, hand.deck, hand.profile
         self.players = hand.players
         self._closer = hand._closer
@@ -82,6 +90,16 @@ class Solver:
         state = self._root()
         value = self._search(state, -self._wide, self._wide)
         return self._solution(value, self._line(state, value))
+
+    def values(self) -> dict[str, int]:
+        """Each action open to the player to act, in the record notation, with its value under
+        perfect play after it (A's game points minus B's); one table serves them all."""
+        if self.hand.outcome is not None:
+            return {}
+        state, player = self._root(), self.hand.to_act
+        return {f"{player} {verb}" + (f" {self.deck.card(card)}" if verb == "play" else ""):
+                self._value(state, (verb, card), -self._wide, self._wide)
+                for verb, card in self._moves(state)}
 
     # ----- the position and its moves
     def _root(self) -> _State:

@@ -6,7 +6,7 @@ from .actions import Action
 from .cards import deck_for
 from .deal import Deal
 from .errors import IllegalActionError
-from .profile import Profile
+from .schema import Profile
 
 
 class TrickPlay(Deal):
@@ -78,8 +78,12 @@ class TrickPlay(Deal):
         self.trick_number += 1
         stock = self._stock
         if self._closer is None and stock:               # R8: winner draws first
-            held[winner] |= 1 << stock.pop()
-            held[winner ^ 1] |= 1 << stock.pop()
+            first, second = stock.pop(), stock.pop()
+            held[winner] |= 1 << first
+            held[winner ^ 1] |= 1 << second
+            self._drawn = (first, second)
+        else:
+            self._drawn = None
 
 
 def plays_of(profile: Profile) -> dict[str, tuple[int, int, int, Action]]:

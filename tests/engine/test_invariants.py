@@ -64,6 +64,7 @@ class Model:
         self.exchanged = self.married = False         # this lead
         self.marriage_suit: str | None = None
         self.closer: str | None = None
+        self.drawn: tuple[str, str] | None = None      # the last trick's draw (R11 option)
         self.recorded: tuple[int, bool] | None = None
         self.trick_number = 1
         self.last_winner: str | None = None
@@ -102,6 +103,11 @@ class Model:
         if not self.married and self.stock_open and self.trick_number >= closing.min_trick \
                 and len(self.stock) >= closing.min_stock:
             out.add(f"{p} close")                                             # R11
+        if closing.before_drawing and self.drawn and self.closer is None and not self.exchanged \
+                and not self.married \
+                and self.trick_number >= closing.min_trick \
+                and len(self.stock) + 2 >= closing.min_stock:
+            out.add(f"{p} close before")                                      # R11 option
         may_marry = won_one or self.options.marriage_before_trick == "counts_later"
         may_marry = may_marry and (self.stock_open or not self.options.marriage_needs_open_stock)
         if not self.married and may_marry:                                    # R12
@@ -153,9 +159,11 @@ class Model:
         self.pending[winner] = 0
         self.led, self.leader, self.last_winner = None, winner, winner
         self.trick_number += 1
+        self.drawn = None
         if self.stock_open:                                                   # R8
-            self.held[winner].add(self.stock.pop(0))
-            self.held[other(winner)].add(self.stock.pop(0))
+            self.drawn = (self.stock.pop(0), self.stock.pop(0))
+            self.held[winner].add(self.drawn[0])
+            self.held[other(winner)].add(self.drawn[1])
 
     def do_exchange(self, p: str) -> None:
         seven = self.rules.deck.ranks[-1] + self.trump
@@ -164,7 +172,12 @@ class Model:
         self.stock[-1] = seven
         self.exchanged = True
 
-    def do_close(self, p: str) -> None:
+    def do_close(self, p: str, when: str | None = None) -> None:
+        if when == "before":                      # the draw goes back: the winner's on top
+            mine, theirs = self.drawn
+            self.held[p].remove(mine)
+            self.held[other(p)].remove(theirs)
+            self.stock[:0] = [mine, theirs]
         self.closer = p
         o = other(p)
         self.recorded = (self.points(o), self.tricks[o] > 0)
@@ -247,7 +260,7 @@ class Model:
 
 def well_formed(profile: Profile) -> list[str]:
     """Every well-formed action of the profile's deck: both players, all verbs and cards."""
-    return [f"{p} {v}" for p in PLAYERS for v in ("exchange", "close", "claim", "pass")] + \
+    return [f"{p} {v}" for p in PLAYERS for v in ("exchange", "close", "close before", "claim", "pass")] + \
            [f"{p} marriage {s.code}" for p in PLAYERS for s in profile.deck.suits] + \
            [f"{p} play {c}" for p in PLAYERS for c in all_cards(profile)]
 

@@ -61,3 +61,20 @@ def test_an_unreadable_file_exits_2_and_the_others_are_still_solved(tmp_path):
     assert done.returncode == 2 and "mariage solve: " in done.stderr
     assert [r["game_points"] for r in lines(done.stdout)] == [0]
     assert "Traceback" not in done.stderr
+
+
+@pytest.mark.parametrize("flags,winner,game_points,last", [
+    ([], "A", 2, "B claim"),                          # B concedes 2 by a false claim (R16)
+    (["--correct-claims-only"], "A", 3, "A claim"),    # tables that refuse it: A takes all (R18)
+])
+def test_solve_with_or_without_deliberate_false_claims(flags, winner, game_points, last):
+    """05-false-claim-saves before B's claim: B, trickless at A's close, has won one trick."""
+    from conftest import ROOT
+    import yaml
+
+    text = (ROOT / "examples" / "05-false-claim-saves.md").read_text(encoding="utf-8")
+    meta = yaml.safe_load(text.split("---\n")[1])
+    record = {"dealer": meta["dealer"], "deck": meta["deck"], "actions": meta["actions"][:-1]}
+    [result] = lines(run("solve", *flags, "-", stdin=json.dumps(record)).stdout)
+    assert (result["winner"], result["game_points"], result["line"][-1]) == \
+        (winner, game_points, last)

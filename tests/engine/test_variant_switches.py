@@ -6,7 +6,8 @@ engine."""
 
 from __future__ import annotations
 
-import msgspec
+import dataclasses
+
 import pytest
 
 from conftest import ROOT
@@ -35,9 +36,10 @@ def schnapsen_with(**changes) -> Profile:
     update = {}
     for section in ("options", "closing", "rates"):
         struct = getattr(SCHNAPSEN, section)
-        mine = {k: v for k, v in changes.items() if k in struct.__struct_fields__}
+        fields = {f.name for f in dataclasses.fields(struct)}
+        mine = {k: v for k, v in changes.items() if k in fields}
         if mine:
-            update[section] = msgspec.structs.replace(struct, **mine)
+            update[section] = dataclasses.replace(struct, **mine)
     return SCHNAPSEN.replace(**update)
 
 
@@ -178,7 +180,7 @@ def test_the_natural_end_scores_the_last_trick(profile, game_points):
     ("nobody", [0, 1]),
 ])
 def test_a_tie_carries_a_point_to_the_next_hand(natural_tie, scores):
-    profile = TEACHING.replace(options=msgspec.structs.replace(TEACHING.options,
+    profile = TEACHING.replace(options=dataclasses.replace(TEACHING.options,
                                                                natural_tie=natural_tie))
     game = Game("A", profile)
     tie = _example_hand("06-tie", profile)          # 65-65 (R17): nobody scores
@@ -246,3 +248,67 @@ def test_a_deliberate_false_claim_is_a_move_only_where_tables_allow_it(false_cla
     hand = _example_hand("05-false-claim-saves", TEACHING, stop=-1)
     best = solve(hand, false_claims=false_claims)
     assert (best.winner, best.game_points, best.line[-1]) == (winner, game_points, last)
+
+
+# ----- R11 switch: closing before the draw (Sixty-Six as the American Hoyle plays it)
+
+# Sixty-Six, A deals: B holds Ah 9s Kc Qc Jc 10c, A holds Jh Qd Jd 9h 9d 9c; As is turned for
+# trump. B takes A's Jh with Ah (11 + 2) and draws 10s; A draws Ks.
+SIXTY_SIX_DECK = ["Ah", "9s", "Kc", "Jh", "Qd", "Jd", "Qc", "Jc", "10c", "9h", "9d", "9c", "As",
+                  "10s", "Ks", "Qs", "Js", "Ac", "10h", "Kh", "Qh", "Ad", "10d", "Kd"]
+
+
+@pytest.mark.parametrize("before_drawing,allowed", [
+    (True, True),       # [Hoyle]: "either before or after drawing"
+    (False, False),     # the teaching profile and Schnapsen: the close follows the draw
+])
+def test_closing_before_the_draw(before_drawing, allowed):
+    profile = SIXTY_SIX.replace(closing=msgspec.structs.replace(SIXTY_SIX.closing,
+                                                                before_drawing=before_drawing))
+    hand = play(Hand(SIXTY_SIX_DECK, dealer="A", profile=profile), "B play Ah", "A play Jh")
+    assert {"10s"} <= {str(c) for c in hand.holding("B")} and hand.stock_size == 10
+    if not allowed:
+        assert "B close before" not in legal_options(hand)
+        refused(hand, "B close before", "R11")
+        return
+    assert {"B close", "B close before"} <= legal_options(hand)
+    play(hand, "B close before")
+    # The draw goes back: both play on with 5 cards; the 12 cards of the stock are out of play.
+    assert {str(c) for c in hand.holding("B")} == {"9s", "Kc", "Qc", "Jc", "10c"}
+    assert {str(c) for c in hand.holding("A")} == {"Qd", "Jd", "9h", "9d", "9c"}
+    assert hand.closer == "B" and hand.stock_size == 0 and len(hand.out_of_play()) == 12
+    assert [str(c) for c in hand.out_of_play()][:2] == ["10s", "Ks"]
+    hand.check_invariants()
+
+
+@pytest.mark.parametrize("record,ruling", [
+    (["B play Ah", "A play Jh", "B exchange", "B close before"], "R11"),   # not first on the lead
+    (["B close before"], "R11"),                                         # no trick has drawn yet
+    (["B play Ah", "A play Jh", "B close", "B close before"], "R11"),     # once only
+])
+def test_closing_before_the_draw_comes_first_and_once(record, ruling):
+    hand = Hand(SIXTY_SIX_DECK, dealer="A", profile=SIXTY_SIX)
+    play(hand, *record[:-1])
+    refused(hand, record[-1], ruling)
+
+
+def test_the_fast_path_closes_before_the_draw_as_apply_does():
+    record = ["B play Ah", "A play Jh", "B close before", "B play 10c", "A play 9c"]
+    one = Hand(SIXTY_SIX_DECK, dealer="A", profile=SIXTY_SIX)
+    for action in record:
+        one.apply(action)
+    fast = Hand(SIXTY_SIX_DECK, dealer="A", profile=SIXTY_SIX).apply_all(record)
+    assert [str(c) for c in fast.holding("B")] == [str(c) for c in one.holding("B")]
+    assert fast.points("B") == one.points("B") == 13 + 10 and fast.stock_size == 0
+
+
+@pytest.mark.parametrize("text,words", [
+    ("B close after", "'close' takes nothing, or 'before' to close before drawing"),
+    ("B close before now", "'close' takes nothing, or 'before'"),
+])
+def test_close_takes_only_before(text, words):
+    from mariage.engine.actions import Action
+    from mariage.engine.errors import RecordError
+
+    with pytest.raises(RecordError, match=words):
+        Action.parse(text)

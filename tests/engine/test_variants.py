@@ -3,9 +3,9 @@ ruling it names. Every expected value is worked out by hand from the profile's s
 the rest of the engine tests; the decks are written out card by card (top first).
 """
 
+import dataclasses
 import json
 
-import msgspec
 import pytest
 import yaml
 
@@ -171,11 +171,11 @@ def _record(name: str) -> dict:
 def _with_options(min_trick: int | None = None, last_trick: int | None = None, **options):
     """The teaching profile with some switches turned (the loader validates the result)."""
     profile = load_profile(ROOT / "rules" / "mariage.yaml")
-    update: dict = {"options": msgspec.structs.replace(profile.options, **options)}
+    update: dict = {"options": dataclasses.replace(profile.options, **options)}
     if min_trick is not None:
-        update["closing"] = msgspec.structs.replace(profile.closing, min_trick=min_trick)
+        update["closing"] = dataclasses.replace(profile.closing, min_trick=min_trick)
     if last_trick is not None:
-        update["bonuses"] = msgspec.structs.replace(profile.bonuses, last_trick=last_trick)
+        update["bonuses"] = dataclasses.replace(profile.bonuses, last_trick=last_trick)
     return profile.replace(**update)
 
 

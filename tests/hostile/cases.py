@@ -6,6 +6,12 @@ A row writes its input into a fresh copy of the project, runs `python -m mariage
 and expects an exit code and words in stderr (a file, a line, what is wrong) and never a
 traceback. Build rows (B*) and the profile-per-build row (P26) are in tests/site/test_publish.py;
 catalog rows (C*) belong to the catalog-safety issue.
+
+The third review (N* ids) adds rows here by class: the profile's printed values (NP*), the
+command's options (NL*), catalogs' characters, sizes and markup (NC*, C25), termbases (NT*) and
+examples' front matter, file names and narratives (NE*); its build rows (the plugin's options,
+site_url, the doctest worker, the folders a build owns) are in test_build_attacks.py, and
+gh-deploy's and the checker-patching example's whole builds in tests/site/test_publish.py.
 """
 
 from __future__ import annotations
@@ -125,6 +131,22 @@ def _po_bytes(old: bytes, new: bytes) -> Callable[[Path], None]:
     return write
 
 
+def _big15(project: Path) -> None:
+    """NL2: a profile the schema accepts with 15-card hands, and a record closing at once."""
+    import json
+    import random
+
+    text = (project / "rules/mariage.yaml").read_text(encoding="utf-8")
+    for old, new in (("packets: [3, 3]", "packets: [5, 5, 5]"), ("hand_size: 6", "hand_size: 15"),
+                     ("stock_size: 20", "stock_size: 2"), ("min_trick: 2 ", "min_trick: 1 ")):
+        text = _sub(old, new)(text)
+    (project / "big15.yaml").write_text(text, encoding="utf-8")
+    deck = json.loads(GOLDEN)["deck"].split()
+    random.Random(1).shuffle(deck)
+    (project / "big15.json").write_text(json.dumps({"dealer": "A", "deck": deck,
+                                                    "actions": ["B close"]}) + "\n")
+
+
 CHECK = ["check-profile"]
 PROFILE = "rules/mariage.yaml"
 FR_CHECK = ["catalogs", "check", "fr", "--errors-only"]
@@ -188,8 +210,18 @@ CASES = [
          [PROFILE, "deck.suits.0.symbol", "visible symbol"],
          _profile(_sub('symbol: "♣"', 'symbol: "\\u202e"'))),
     Case("NP5", "Markdown in a variant's names", ["--profile", "{p}/rules/variants/sixty-six.yaml", *CHECK], 2,
-         ["sixty-six.yaml:9", "names.0", "plain words"],
+         ["sixty-six.yaml:13", "names.0", "plain words"],
          _edit("rules/variants/sixty-six.yaml", _sub("names: [Sixty-Six,", 'names: ["[x](javascript:alert(3))",'))),
+    Case("NP5b", "a source URL closing its link to add an image",
+         ["--profile", "{p}/rules/variants/sixty-six.yaml", *CHECK], 2,
+         ["sixty-six.yaml:15", "sources.0.url", "without spaces, quotes, brackets or parentheses"],
+         _edit("rules/variants/sixty-six.yaml", _sub('url: "https://www.pagat.com/marriage/66.html"',
+                                                    'url: "https://x.org/a)![p](https://evil.example/p.png"'))),
+    Case("NP5c", "an attribute list in a source title",
+         ["--profile", "{p}/rules/variants/sixty-six.yaml", *CHECK], 2,
+         ["sixty-six.yaml:15", "sources.0.title", "plain text"],
+         _edit("rules/variants/sixty-six.yaml", _sub('pagat.com", url:',
+                                                    'pagat.com {: onmouseover=alert(1) }", url:'))),
     Case("NP7", "a link as a suit name", CHECK, 2, [PROFILE, "deck.suits.0.name", "plain words"],
          _profile(_sub("name: clubs", 'name: "[x](javascript:alert(7))"'))),
     Case("NB1/NP11", "an attribute of a profile value as a ruling placeholder", CHECK, 2,
@@ -235,19 +267,19 @@ CASES = [
     Case("NL24b", "a project folder that does not exist", ["--project", "/nonexistent", "catalogs", "check"], 2,
          ["/nonexistent", "no mkdocs.yml"]),
     # ----- termbases (what translators edit)
-    Case("NT1", "an attribute list in a term", ["catalogs", "check", "fr"], 2,
+    Case("NT1", "an attribute list in a term", ["catalogs", "check", "fr"], 1,
          ["termbase.yaml:2", "trick.term", "no markup"],
          _termbase(_sub(TERM, 'trick: {term: "levée {: onmouseover=alert(1) }",'))),
-    Case("NT1b", "a zero-width space in a term", ["catalogs", "check", "fr"], 2,
+    Case("NT1b", "a zero-width space in a term", ["catalogs", "check", "fr"], 1,
          ["termbase.yaml:2", "trick.term", "invisible"],
          _termbase(_sub(TERM, 'trick: {term: "lev\\u200bée",'))),
-    Case("NT2", "an invalid UTF-8 byte in a termbase", ["catalogs", "check", "fr"], 2,
+    Case("NT2", "an invalid UTF-8 byte in a termbase", ["catalogs", "check", "fr"], 1,
          ["termbase.yaml:2", "not UTF-8"],
          lambda p: (p / "locales/fr/termbase.yaml").write_bytes(
              (p / "locales/fr/termbase.yaml").read_bytes().replace("levée".encode(), b"lev\xff", 1))),
-    Case("NT4", "a 5 MB termbase", ["catalogs", "check", "fr"], 2, ["termbase.yaml", "larger than 64 KB"],
+    Case("NT4", "a 5 MB termbase", ["catalogs", "check", "fr"], 1, ["termbase.yaml", "larger than 64 KB"],
          _termbase(lambda t: t + "padding: [" + "1, " * ((5 << 20) // 3) + "1]\n")),
-    Case("NT6", "a key given twice inside a concept", ["catalogs", "check", "fr"], 2,
+    Case("NT6", "a key given twice inside a concept", ["catalogs", "check", "fr"], 1,
          ["termbase.yaml:2", "duplicate key 'term'"],
          _termbase(_sub(TERM, 'trick: {term: "levée", term: "pli",'))),
     # ----- worked examples: front matter and file names
@@ -309,6 +341,11 @@ CASES = [
     Case("E4", "a deck with a card twice names the example", ["examples", "99-hostile"], 1,
          ["examples/99-hostile.md", "R1/R4"],
          _front(lambda t: t.replace("deck: [Kc,", "deck: [Kc, Kc,", 1))),
+    Case("NL2", "solve on 15-card hands", ["--profile", "{p}/big15.yaml", "solve", "{p}/big15.json"], 1,
+         [], _big15, stdout_lines=1),
+    Case("NL21", "an 8 MB YAML record", ["replay", "{p}/big.yaml"], 2,
+         ["big.yaml", "a YAML record file is at most 1 MB", "JSON Lines"],
+         _file("big.yaml", "dealer: A\ndeck: [" + "Ac, " * ((8 << 20) // 4 - 10) + "Ac]\nactions: []\n")),
     # ----- the `replay` command
     Case("L1", "deeply nested JSON", ["replay", "{p}/deep.json"], 2,
          ["deep.json:1", "nested too deeply"], _file("deep.json", "[" * 100000 + "]" * 100000)),

@@ -246,3 +246,112 @@ def test_NB20_a_build_waits_a_bounded_time_then_names_the_holder(tmp_path):
     assert fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB) is None
     publish.unlock(fd)
     assert os.path.exists(tmp_path / publish.LOCK)
+
+
+# ----------------------------------------------------------------- glossary exports
+
+@pytest.mark.parametrize("fmt", ["tbx", "csv"])
+def test_NT9_NL51_exports_escape_what_their_format_requires(fmt, tmp_path):
+    """A definition with `&`, `]]>` and quotes stays well-formed TBX; a cell starting like a
+    spreadsheet formula is exported as text."""
+    import csv
+    import io
+    import shutil
+    import xml.etree.ElementTree as ET
+
+    from mariage.site.read import translate
+    from mariage.site.read.project import Project
+
+    shutil.copytree(ROOT / "locales", tmp_path / "locales")
+    source = tmp_path / "locales/termbase.yaml"
+    text = source.read_text(encoding="utf-8")
+    text = text.replace("  definition: One card from each player;",
+                        "  definition: 'Cards & \"tricks\" ]]> <b>' #", 1)
+    text = text.replace("  en: [trick, tricks]", "  en: ['=HYPERLINK(\"x\")', trick, tricks]", 1)
+    source.write_text(text, encoding="utf-8")
+    project = Project(tmp_path, tmp_path / "rules.yaml", tmp_path / "locales")
+    data = translate.termbase(project, "fr", fmt)
+    if fmt == "tbx":
+        root = ET.fromstring(data)
+        notes = [n.text for n in root.iter("note")]
+        assert any(n and n.endswith('Cards & "tricks" ]]> <b>') for n in notes), notes
+    else:
+        rows = list(csv.reader(io.StringIO(data.decode("utf-8"))))
+        first = next(r for r in rows if r[2] == "trick")
+        assert first[0] == "'=HYPERLINK(\"x\")"
+
+
+def test_NC2_NC3_C41_a_translation_is_escaped_once(tmp_path):
+    """`&` and `'` in the replayer's labels and the theme's strings are shown as typed; a quote
+    in a theme string cannot leave Material's attributes; an example's title in the examples'
+    index is escaped once (C41)."""
+    import json
+    import re
+    import shutil
+
+    from mariage.site.build.generate import render_examples, replay_examples
+    from mariage.site.render import interface
+    from mariage.site.render.pages import SiteSource
+    from mariage.site.replay.examples import read_example
+
+    locales = tmp_path / "locales"
+    shutil.copytree(ROOT / "locales", locales)
+    po = locales / "fr/LC_MESSAGES/messages.po"
+    text = po.read_text(encoding="utf-8")
+    for msgid, msgstr in (("Cards in hand", "Cartes & main"),
+                          ("Copied to clipboard", "Copié & c'est \\\"fait\\\""),
+                          ("A whole hand, trick by trick", "L'exemple \\\"donne\\\" & co, levée")):
+        start = text.index("msgstr", text.index(f'msgid "{msgid}"'))
+        text = text[:start] + f'msgstr "{msgstr}"' + text[text.index("\n", start):]
+    po.write_text(text, encoding="utf-8")
+    source = SiteSource(locales=locales)
+    example = read_example(ROOT / "examples/07-marriage-claim.md", source.profile)
+    whole = read_example(ROOT / "examples/06-whole-hand.md", source.profile)
+    pages = render_examples(source, "fr", [example, whole], replay_examples([example, whole]))
+    page, index = pages[0].text, pages[-1].text
+    assert "L&#39;exemple &#34;donne&#34; &amp; co, levée" in index, index
+    steps = re.search(r"<script type=\"application/json\" data-steps>(.*?)</script>", page, re.S)
+    assert json.loads(steps.group(1))["labels"]["cards"] == "Cartes & main"
+    assert interface.theme_strings(source)["fr"]["clipboard.copied"] == \
+        "Copié & c'est &#34;fait&#34;"
+
+
+# ----------------------------------------------------------------- records the build reads
+
+@pytest.mark.parametrize("edit, words", [
+    pytest.param(lambda t: t.replace("    actions: [A play Jd, B play Kc,", "    actions: {a: 1}\n"
+                                     "    old: [A play Jd, B play Kc,", 1),
+                 "hand 1 does not replay: 'actions' is a list", id="NE29"),
+    pytest.param(lambda t: t.replace("first_dealer: B", "first_dealer: C", 1),
+                 "the first dealer is A or B (R2)", id="NE30s"),
+    pytest.param(lambda t: "", "the score sheet needs one game record", id="NE29e"),
+    pytest.param(lambda t: "{oops", "unreadable", id="NE29j"),
+])
+def test_a_broken_score_sheet_is_named(edit, words, tmp_path):
+    from mariage.engine.profile import default_profile
+    from mariage.site.render.tables import score_sheet
+
+    sheet = tmp_path / "score-sheet.yaml"
+    sheet.write_text(edit((ROOT / "examples/records/score-sheet.yaml").read_text(encoding="utf-8")),
+                     encoding="utf-8")
+    with pytest.raises(SourceError) as caught:
+        score_sheet(sheet, default_profile())
+    assert str(sheet) in str(caught.value) and words in str(caught.value), str(caught.value)
+
+
+def test_NE26_the_doctests_of_a_whole_build_share_a_bounded_time(tmp_path):
+    """Each page within its limit, the build within its total: a page that waits 1.5 s, four
+    times, under a 3 s total."""
+    page = "```python\n>>> import time; time.sleep(1.5)\n```\n"
+    outcomes = []
+    with DoctestWorker(5, total=3) as worker:
+        for number in range(4):
+            try:
+                outcomes.append(worker.run(page, f"p{number}", page, ROOT / "examples",
+                                           default_profile()))
+            except MariageError as exc:
+                outcomes.append(str(exc))
+    assert outcomes[0] == []
+    assert "did not finish within 1." in outcomes[1] and "build's 3 s" in outcomes[1]
+    assert outcomes[2:] == [f"p{n}: the examples' doctests have used the build's 3 s; an example "
+                            "must not wait" for n in (2, 3)]

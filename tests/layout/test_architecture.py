@@ -1,4 +1,4 @@
-"""The layout is the architecture: two packages, one direction, and commands that work on the
+"""The layout is the architecture: three packages, one direction, and commands that work on the
 project they run in, never on the folder the package was installed from."""
 
 from __future__ import annotations
@@ -29,9 +29,11 @@ def test_the_engine_never_imports_the_site():
 
 
 @pytest.mark.parametrize("module,line,broken", [
-    ("engine/cards.py", "from ..site.render import pages\n", "adapters -> site -> engine"),
-    ("engine/hand.py", "import mariage.site.read.catalogs\n", "adapters -> site -> engine"),
-    ("site/render/pages.py", "import mariage.cli\n", "adapters -> site -> engine"),
+    ("engine/cards.py", "from ..site.render import pages\n", "adapters -> site -> play -> engine"),
+    ("engine/hand.py", "import mariage.site.read.catalogs\n", "adapters -> site -> play -> engine"),
+    ("site/render/pages.py", "import mariage.cli\n", "adapters -> site -> play -> engine"),
+    ("engine/hand.py", "from ..play import opponent\n", "adapters -> site -> play -> engine"),
+    ("play/opponent.py", "import mariage.site.render.pages\n", "adapters -> site -> play -> engine"),
     # a stage using a later one: reading the catalogs must not need the renderer
     ("site/read/catalogs.py", "from ..render import templating\n",
      "the site's stages: build -> render -> replay -> read"),
@@ -44,8 +46,8 @@ def test_the_engine_never_imports_the_site():
 ])
 def test_the_contracts_fail_on_an_import_against_the_flow(tmp_path, module, line, broken):
     """The contracts are live: the project's own contracts (pyproject.toml), run on a copy
-    with one import added, break: an engine module importing the site, the site importing the
-    CLI, a stage importing a later stage, or two modules importing each other."""
+    with one import added, break: an engine module importing the site or the play package, the
+    play package importing the site, the site importing the CLI, a stage importing a later stage, or two modules importing each other."""
     shutil.copytree(ROOT / "mariage", tmp_path / "mariage")
     shutil.copytree(ROOT / "plugins", tmp_path / "mariage_mkdocs")
     shutil.copy(ROOT / "pyproject.toml", tmp_path / "pyproject.toml")
@@ -93,6 +95,8 @@ def test_a_wheel_install_works_on_a_copy_of_the_project(tmp_path):
     for name in PROJECT_FILES:
         src = ROOT / name
         (shutil.copytree if src.is_dir() else shutil.copy)(src, copy / name)
+    # What `make site` installs beside a clean clone with `npm ci`: the Play page's Pyodide.
+    (copy / "node_modules").symlink_to(ROOT / "node_modules", target_is_directory=True)
     before = _tree_digest(ROOT)
     # The wheel's modules, not the checkout's: run from the copy, with nothing else on the path.
     env = {k: v for k, v in os.environ.items() if k not in {"PYTHONPATH", "MARIAGE_PROFILE"}}

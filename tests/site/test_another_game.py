@@ -16,6 +16,7 @@ from helpers import site_languages, with_plugin_options
 from mariage.site.build.generate import generate
 from mariage.site.render.pages import SiteSource
 from mariage.site.read.project import Project
+from helpers import site_languages
 
 # The tutorial's worked example, re-dealt from a 20-card pack: the same story (B takes Jc + Qd
 # and declares spades; A takes As + Ks and 10d + Qs, declares hearts and claims).

@@ -33,12 +33,12 @@ FR = "fr/LC_MESSAGES/messages.po"
 # The messages the rows break, by the start of their msgid, with the page (template or example)
 # that shows them.
 CLAIM = "Mariage is a trick-taking card game for %(players)s"
-NUMBERS = "The numbers on these pages are not typed by hand"
+NUMBERS = "No number on these pages is typed in"
+STOCK = "stock: %(count)s card, the indicator"     # a singular that states its number
 GLOSSARY = "Glossary"
 CELL = "Position in the deck"
 EMPHASIS = "The next card is turned face up: it is the **trump indicator**"
 HAND_ENDS = "The hand ends and your opponent scores %(false_claim)s game point."
-STOCK = "stock: %(count)s card, the indicator"
 
 
 @dataclass(frozen=True)
@@ -136,7 +136,7 @@ MISTAKES = [
     Mistake("03-plural-form-missing", drop_line(HAND_ENDS, "msgstr[1]"), "plural-forms",
             'msgstr[0] "La donne prend fin', None, None, never=("[untranslated]",)),
     Mistake("04-fuzzy", fuzzy(NUMBERS), "fuzzy", "#, fuzzy", None, NUMBERS, strict_fails=False,
-            after=2),
+            after=2, says="remove the word `fuzzy`", never=("python-format",)),
     Mistake("05-unescaped-quote", msgstr(CLAIM, 'Le Mariage est un jeu de "levées" pour '
             '%(players)s, %(size)s cartes, %(claim)s.'), "syntax", '"levées"', '"levées"', CLAIM,
             says="a quotation mark \" inside the text ends the string early"),
@@ -159,7 +159,8 @@ MISTAKES = [
             "plural-rule", "(n != 1)", None, None, says="gives n=0 msgstr[1], but French (fr) "
             "shows msgstr[0] for 0 (CLDR); until it is fixed, none of the", never=("'fr''s",)),
     Mistake("08c-broken-plural-expression", replace(PLURALS, PLURALS.replace("(n > 1)", "((n > 1)")),
-            "plural-rule", "((n > 1)", None, None),
+            "plural-rule", "((n > 1)", None, None,
+            says="for French (fr) write `Plural-Forms: nplurals=2; plural=(n > 1);`"),
     Mistake("08d-one-plural-form", replace(PLURALS, '"Plural-Forms: nplurals=1; plural=0;\\n"'),
             "plural-rule", "nplurals=1", None, None),
     Mistake("10-empty-msgstr", msgstr(NUMBERS, ""), "untranslated", NUMBERS, None, NUMBERS,
@@ -215,8 +216,10 @@ MISTAKES = [
             "La carte suivante est l’indicateur", "La carte suivante est l’indicateur", None),
     Mistake("html-entity", msgstr(GLOSSARY, "Glossaire&nbsp;:"), "markup", "&nbsp;", "&amp;nbsp;",
             GLOSSARY),
-    Mistake("singular-spells-its-number", msgstr(STOCK, "pioche : une carte, l’indicateur",
-            form=0), "placeholders", "pioche : une carte", None, None),
+    # A singular whose English states its number keeps it (French also shows it for 0)...
+    Mistake("singular-drops-its-number", msgstr(HAND_ENDS, "La donne prend fin et votre "
+            "adversaire marque un point de partie.", form=0), "placeholders",
+            "votre adversaire marque un point de partie.", None, None),
     Mistake("plural-form-empty", msgstr(HAND_ENDS, "", form=1), "untranslated",
             'msgstr[0] "La donne prend fin', None, None, strict_fails=False),
     # the translator review's content mistakes (issue 20), each once published
@@ -249,7 +252,8 @@ MISTAKES = [
     Mistake("ruling-reference-dropped", msgstr(CLOSED_BONUS, "Non. Une donne fermée ne donne "
             "jamais droit à la prime de dernière levée."), "rulings",
             "jamais droit à la prime de dernière levée.\"",
-            "prime de dernière levée.", "No. A closed hand", says="drops the reference to R18"),
+            "Non. Une donne fermée ne donne jamais droit", "No. A closed hand",
+            says="drops the reference to R18"),
     Mistake("digit-typed", msgstr(GLOSSARY, "Glossaire 2"), "numbers", "Glossaire 2",
             "Glossaire 2", GLOSSARY, says="states 2"),
     Mistake("jinja-comment", msgstr(NUMBERS, "Les nombres {# x #} de ces pages"), "markup",
@@ -444,11 +448,12 @@ def test_build_strict_fails_naming_file_line_and_msgid(broken_project):
     text = (broken_project / "locales" / FR).read_text(encoding="utf-8").splitlines()
     link = next(i for i, l in enumerate(text, 1) if "evil.example" in l)
     assert f"locales/{FR}:{link}: [markup]" in run.stderr
-    assert "msgid 'The numbers on these pages" in run.stderr
+    assert "msgid 'No number on these pages" in run.stderr
     pli = next(i for i, l in enumerate(text, 1) if "premier pli" in l)
     assert f"locales/{FR}:{pli}: [termbase] the English text says 'trick'" in run.stderr
     assert "write 'levée'" in run.stderr
-    assert "Traceback" not in run.stderr
+    assert "Traceback" not in run.stderr and "))" not in run.stderr
+    assert "catalog problem(s): fix each one as it says" in run.stderr
     assert _snapshot(broken_project / "site") == before       # the previous site stays
 
 
@@ -462,7 +467,7 @@ def test_build_lenient_shows_english_tagged_and_warns(broken_project):
         assert "evil.example" not in html and "| qui" not in html, page
         assert "premier pli" not in html, page
     home = (site / "fr" / "index.html").read_text(encoding="utf-8")
-    assert '<span lang="en">The numbers on these pages are not typed by hand' in home
+    assert '<span lang="en">No number on these pages is typed in' in home
     deal = (site / "fr" / "examples" / "02-deal" / "index.html").read_text(encoding="utf-8")
     assert '<span lang="en">Position in the deck</span>' in deal
 
@@ -529,3 +534,13 @@ def test_a_form_shown_only_for_one_may_write_the_word_for_one(lang, form, ok):
                          (form, "x: %(count)s y"), 2, lang=lang)
     failures = [c.id for c, _ in checks.check_entry(entry)]
     assert ("placeholders" not in failures) is ok, failures
+
+
+def test_a_wrong_plural_rule_is_said_once_not_once_per_plural_message(locales_copy):
+    """The review's 18 follow-on lines: one problem, which says what it holds back."""
+    _break(locales_copy, MISTAKES[[m.id for m in MISTAKES].index("08b-english-plural-rule")])
+    checked = catalogs.check_catalog("fr", locales_copy)
+    plural = [m for m in checked.catalog if m.id and isinstance(m.id, tuple)]
+    rule = [str(p) for p in checked.errors if p.check == "plural-rule"]
+    assert len(rule) == 1 and len(checked.errors) == 1, rule
+    assert f"none of the {len(plural)} plural messages is shipped" in rule[0]

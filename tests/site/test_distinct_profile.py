@@ -29,7 +29,7 @@ SENTENCES = [
     ("faq.md", "The whole pack holds 348", "deck.total_points"),
     ("faq.md", "What if I claim with fewer than 175 points?", "thresholds.claim"),
     ("glossary.md", "It adds 25 points, or 45 in trumps", "bonuses.marriage, trump_marriage"),
-    ("glossary.md", "The 15 points added to the winner of the last trick", "bonuses.last_trick"),
+    ("glossary.md", "The 15 points that the winner of the last trick adds", "bonuses.last_trick"),
     ("index.md", "for 25 points, or 45 in trumps", "bonuses.marriage, trump_marriage"),
     ("index.md", "The first player to reach 9 game points or more wins the game", "thresholds.game"),
     ("tutorial/02-cards-and-deal.md", "Together they form the **stock** of 20 cards",
@@ -37,7 +37,7 @@ SENTENCES = [
     ("tutorial/02-cards-and-deal.md", "gives each player 6 cards", "deal.hand_size"),
     ("tutorial/04-marriages-and-claiming.md", "25 points for a marriage in a plain suit, 45 for "
      "the marriage in trumps", "bonuses.marriage, trump_marriage"),
-    ("tutorial/05-exhausted-or-closed-stock.md", "from trick 3 on, so never before the hands",
+    ("tutorial/05-exhausted-or-closed-stock.md", "from trick 3 on, so never before both players",
      "closing.min_trick"),
     ("tutorial/05-exhausted-or-closed-stock.md", "only while at least 4 cards remain in the stock",
      "closing.min_stock"),

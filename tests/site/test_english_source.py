@@ -71,8 +71,14 @@ CORRECTED = [
     ("one-line-rulings", "rulings.md", [],
      ["a card exposed during the deal is a misdeal",                                    # R4
       "in trumps; one marriage per lead, each suit once.",                              # R12
-      "scores 1 if the opponent has 33 points or more, 2 if fewer but at least one trick, "
-      "3 if no trick",                                                                  # R15
+      "A 10 K Q J 9 8 7 in each suit, strongest first. "
+      "Card points: A 11, 10 10, K 4, Q 3, J 2, 9 0, 8 0, 7 0; 120 in all.",             # R1
+      "each player 6 cards in packets, the non-dealer first",                           # R3
+      "has won a trick this hand may exchange it",                                      # R10
+      "scores, in game points, 1 if the opponent has 33 points or more, "
+      "2 if fewer but at least one trick, 3 if no trick",                               # R15
+      "(fewer than 66 points, in a hand the claimant did not close)",                   # R16
+      "rate, measured on the loser’s total and tricks; a tie scores nothing",             # R17
       "scored on the opponent’s state at the close",                                    # R18
       "or the opponent claims correctly first",
       "the opponent’s false claim is an ordinary one"]),
@@ -100,7 +106,7 @@ CORRECTED = [
     ("paderborn-is-sixty-six", "history.md", ["has no earlier record behind it"],
      ["A plaque at Paderborn says that Sixty-Six was invented", "A study made in 1960"]),
     ("three-player-forms-are-old", "history.md", ["in modern rule pages rather than in the old sources"],
-     ["a three-handed Sixty-Six in which the dealer deals only to the other two",
+     ["a Sixty-Six for 3 players in which the dealer deals only to the other players",
       "*Sechsundsechzig zu Dritt*"]),
     ("santase-own-rules", "history.md", ["in German and *Santase* in Bulgaria"],
      ["*Santase*, played in Bulgaria, is often named beside Sixty-Six but has rules of its own"]),
@@ -113,6 +119,66 @@ CORRECTED = [
      ["Sixty-Six, Schnapsen and the longer rule pages let such a marriage count"]),
     ("closing-fails-misplayed", "examples/05-closing-fails.md", ["The strict play costs"],
      ["The close was sound; the play after it was not."]),
+    # issue 22: each rule where the reader meets it, with its exceptions
+    ("marriage-then-lead-or-claim", "tutorial/04-marriages-and-claiming.md",
+     ["announce the marriage", "and then lead one of the two. The other"],
+     ["Then lead one of the two, unless you claim first: a claim may come between the "
+      "declaration and the lead"]),
+    ("lead-options-follow", "tutorial/03-open-stock.md",
+     ["in a fixed order", "at any point of this sequence"],
+     ["each may follow only the steps listed above it",
+      "After closing, no exchange and no marriage may follow",
+      "may come before any of these steps or right after any of them"]),
+    ("quick-reference-order", "quick-reference.md",
+     ["in this order", "at any point of this sequence", "4. **Claim**"],
+     ["Each step is optional and may follow only those above it.",
+      "before or after any step, or after the last trick"]),
+    ("close-and-marriage-never-share-a-lead", "tutorial/05-exhausted-or-closed-stock.md",
+     ["Closing fits into the sequence"],
+     ["A marriage and a close never share a lead"]),
+    ("closer-opponent-claims-first", "tutorial/05-exhausted-or-closed-stock.md",
+     ["those same game points"],
+     ["they score as if you had failed: 2 game points, or 3 if they had no trick when you closed"]),
+    ("seven-becomes-the-indicator", "tutorial/03-open-stock.md", [],
+     ["From then on the seven is the indicator"]),
+    ("glossary-seven-indicator", "glossary.md", [],
+     ["After a trump-seven exchange the seven lies there in its place and is the indicator."]),
+    ("claim-after-last-trick", "tutorial/04-marriages-and-claiming.md", [],
+     ["Such a claim is judged without the last trick bonus",
+      "For the closer this is the last chance"]),
+    ("quick-reference-last-trick-claim", "quick-reference.md", [],
+     ["or after the last trick (without the last trick bonus)"]),
+    ("stock-laid-in-order", "tutorial/02-cards-and-deal.md", ["go face down on top of it"],
+     ["laid across it as one face-down pile, in the order they came",
+      "Card 14 of the pack is now the top card of the stock, and it is drawn first."]),
+    ("glossary-stock-19-and-indicator", "glossary.md", ["face down on the face-up indicator: 20"],
+     ["The face-up indicator and the 19 cards left after the deal, laid face down across it: "
+      "20 cards in all."]),
+    ("first-dealer-tie", "tutorial/02-cards-and-deal.md", [],
+     ["if the two cards are of equal rank, both draw again"]),
+    ("first-dealer-tie-at-the-table", "at-the-table.md", [],
+     ["if both cards are of equal rank, both players draw again"]),
+    ("loser-total-with-bonus", "tutorial/06-card-and-game-points.md", [],
+     ["if the loser won the last trick, the loser’s total includes the bonus"]),
+    ("profile-scope", "tutorial/01-origins.md", ["settles every question"],
+     ["It leaves the conduct of the table to the players", "how a claim is checked"]),
+    ("glossary-hand", "glossary.md", ["The sense is usually clear"],
+     ["One deal played out, from the shuffle to the moment it is scored."]),
+    ("opponent-state-at-close", "quick-reference.md", ["points and tricks are noted"],
+     ["Note the opponent’s points and whether they have a trick."]),
+    ("whole-hand-one-lead", "examples/06-whole-hand.md", ["Whatever B leads", "tenth", "six"],
+     ["B leads only trick 11:", "takes all 6 last tricks", "After trick 10 the stock is exhausted"]),
+    # issue 22 (from issue 20): numbers come from the profile or the engine, never as words
+    ("index-section-count", "index.md", ["seven short sections", "in seven sections"],
+     ["7 short sections in the order of play", "The tutorial in 7 sections"]),
+    ("century-as-placeholder", "tutorial/01-origins.md", ["eighteenth-century", "two-player"],
+     ["some texts of the 18th century add a bonus", "games for 2 players"]),
+    ("schnapsen-packets", "examples/schnapsen-jack-exchange.md",
+     ["three cards each", "two more each", "three tricks in a row"],
+     ["deals 3 cards each", "then deals 2 more each", "wins 3 tricks in a row"]),
+    ("perfect-play-is-hypothetical", "examples/05-closing-fails.md",
+     ["gives the following result", "As played, the hand gave another"],
+     ["Suppose both players had played perfectly from", "would score"]),
 ]
 
 
@@ -124,6 +190,18 @@ def test_a_corrected_statement_stays_corrected(english, page, gone, said):
         assert old not in text, (page, old)
     for new in said:
         assert new in text, (page, new)
+
+
+# Words the English source no longer uses anywhere (issue 22): one verb per concept, "hand" only
+# for the deal played, and no names of documents a reader cannot see.
+@pytest.mark.parametrize("phrase", [
+    r"\bannounc", r"\binto hand\b", r"\bfrom (the )?hand\b(?! to)", r"\bin (your|the player’s) hand\b",
+    r"\bboth hands\b", r"\bhands (are |been )?(empty|refilled)", r"\bcards in hand\b",
+    r"dealer’s hand", r"\bYour hand holds\b", r"\bby hand\b", r"of the longer pages",
+    r"\bin hand\b(?!\.)", r"\byour hand\b"])
+def test_a_retired_wording_is_gone_everywhere(english, phrase):
+    for path, text in english.items():
+        assert not re.search(phrase, text, re.I), (path, phrase)
 
 
 def test_the_profile_does_not_claim_to_settle_irregularities(english):

@@ -68,6 +68,13 @@ def _catalog(locales: Path, others: bool = False) -> None:
     path.parent.mkdir(parents=True)
     with path.open("wb") as f:
         write_po(f, catalog)
+    if others:               # the template these five messages come from
+        template = Catalog()
+        for message in catalog:
+            if message.id:
+                template.add(message.id)
+        with catalogs.template_path(locales).open("wb") as f:
+            write_po(f, template)
 
 
 def test_the_status_counts_are_those_of_the_catalog(tmp_path):
@@ -80,7 +87,8 @@ def test_the_status_page_prints_the_counts_and_the_percentage(tmp_path):
     _catalog(tmp_path, others=True)
     page = next(p for p in render_site(SiteSource(locales=tmp_path))
                 if p.lang == "en" and p.path == "translation-status.md")
-    assert "| Français (`fr`) | 2 | 1 | 2 | 40% |" in page.text
+    assert "Français (`fr`) | 2 | 1 | 2 | 0 | 0 | 40% | not published (below 80%) |" \
+        in page.text
 
 
 def test_stale_pages_are_removed_and_unchanged_ones_left_alone(tmp_path):

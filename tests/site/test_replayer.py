@@ -98,3 +98,19 @@ def test_a_record_with_no_moves_shows_no_replayer(name, replayer):
     page = render_examples(source, "en", [example], replay_examples([example]))[0]
     assert ("data-replayer" in page.text) is replayer
     assert ("Step through the hand" in page.text) is replayer
+
+
+def test_a_close_before_the_draw_has_its_own_caption_event():
+    """R11 option (Sixty-Six after Hoyle): the step shows the draw gone back to the stock."""
+    from conftest import ROOT as root
+    from mariage.engine.hand import Hand
+    from mariage.engine.profile import load_profile
+    from mariage.site.replay.replayer import _hand_steps
+
+    deck = ["Ah", "9s", "Kc", "Jh", "Qd", "Jd", "Qc", "Jc", "10c", "9h", "9d", "9c", "As",
+            "10s", "Ks", "Qs", "Js", "Ac", "10h", "Kh", "Qh", "Ad", "10d", "Kd"]
+    hand = Hand(deck, dealer="A", profile=load_profile(root / "rules/variants/sixty-six.yaml"))
+    states = _hand_steps(hand, ["B play Ah", "A play Jh", "B close before"], 0)
+    assert states[-1]["event"] == {"kind": "close_before", "player": "B"}
+    assert len(states[-1]["hands"]["B"]) == 5 and states[-1]["closer"] == "B"
+    assert states[-1]["stock"] == 0

@@ -41,9 +41,12 @@ def test_the_english_statement_of_every_ruling_is_the_profiles():
     for ruling in profile.rulings:
         assert statements[ruling.id] == profile.ruling(ruling.id), ruling.id
     # Read by hand from rules/mariage.yaml: the numbers are filled in, not typed.
-    assert statements["R15"] == ("A correct claim (66 or more) ends the hand and scores 1 if the "
-                                 "opponent has 33 points or more, 2 if fewer but at least one "
-                                 "trick, 3 if no trick.")
+    assert statements["R15"] == ("A correct claim (66 points or more) ends the hand and scores, "
+                                 "in game points, 1 if the opponent has 33 points or more, 2 if "
+                                 "fewer but at least one trick, 3 if no trick.")
+    assert statements["R1"] == ("2 players and 32 cards: A 10 K Q J 9 8 7 in each suit, strongest "
+                                "first. Card points: A 11, 10 10, K 4, Q 3, J 2, 9 0, 8 0, 7 0; "
+                                "120 in all.")
 
 
 def test_a_changed_profile_value_reaches_the_statement(profile_with):

@@ -6,7 +6,7 @@ them, and on the page itself."""
 
 from __future__ import annotations
 
-import msgspec
+import dataclasses
 import pytest
 
 from mariage.engine.profile import default_profile
@@ -22,7 +22,7 @@ def study():
 
 def _with(**sections):
     profile = default_profile()
-    changed = {name: msgspec.structs.replace(getattr(profile, name), **values)
+    changed = {name: dataclasses.replace(getattr(profile, name), **values)
                for name, values in sections.items()}
     return profile.replace(**changed)
 

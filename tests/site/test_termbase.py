@@ -28,6 +28,7 @@ FIXTURE = {
     "claim": ("reclamar", ["reclam", "se … planta"]), "card_points": ("tantos", ["tanto"]),
     "game_points": ("piedras", ["piedra"]), "closer": ("cerrador", ["cerrador"]),
     "rate": ("tarifa", ["tarifa"]),
+    "hand": ("partida", ["partida"]),
 }
 
 
@@ -115,6 +116,9 @@ CASES = [
     ("She claims.", "Planta se.", ["'claim'"]),
     ("She claims.", "Se plantará.", ["'claim'"]),
     ("The stock is open.", "Se planta el mazo.", ["'reclamar', the term reserved"]),
+    ("The hand ends.", "La partida termina.", []),                     # issue 22: hand = the deal
+    ("The hand ends.", "Termina la mano.", ["'hand'"]),
+    ("Hands are scored one by one.", "Las partidas se puntúan una a una.", []),
 ]
 
 
@@ -206,7 +210,7 @@ def test_a_repeated_concept_is_refused(fixture_locales):
     path.write_text(fixture_yaml() + 'trick: {term: "x", forms: ["x"]}\n', encoding="utf-8")
     with pytest.raises(SourceError, match="duplicate key 'trick'") as caught:
         termbase.load_terms("es", fixture_locales)
-    assert caught.value.line == 18
+    assert caught.value.line == len(FIXTURE) + 1
 
 
 def test_the_termbase_is_read_safely(fixture_locales):

@@ -1,5 +1,6 @@
 // The step-through replayer of the worked examples. It shows the states the reference engine
-// computed at build time (the JSON in each [data-replayer]); it never computes a rule.
+// computed at build time (the JSON in each [data-replayer]); it never computes a rule. The Play
+// page reuses it (window.mariageReplayer) for hands whose states the engine computed in the page.
 (function () {
   "use strict";
 
@@ -78,8 +79,11 @@
     return view;
   }
 
-  function setUp(root) {
-    var data = JSON.parse(root.querySelector("[data-steps]").textContent);
+  // A page's replayer reads its steps from its JSON and keeps its step in the URL (#step-3);
+  // given `data`, it shows those steps and leaves the URL alone.
+  function setUp(root, given) {
+    var data = given || JSON.parse(root.querySelector("[data-steps]").textContent);
+    var useHash = !given;
     var last = data.steps.length - 1;
     var view = root.querySelector("[data-view]");
     var caption = root.querySelector("[data-caption]");
@@ -102,7 +106,7 @@
         var idle = (go === "first" || go === "previous") ? step === 0 : step === last;
         button.setAttribute("aria-disabled", idle ? "true" : "false");
       });
-      if (!fromHash) history.replaceState(null, "", "#step-" + step);
+      if (!fromHash && useHash) history.replaceState(null, "", "#step-" + step);
     }
 
     function go(where) {
@@ -125,10 +129,13 @@
       var match = /^#step-(\d+)$/.exec(location.hash);
       show(match ? Number(match[1]) : Math.max(current, 0), true);
     }
-    window.addEventListener("hashchange", fromHash);
     root.hidden = false;
+    if (!useHash) return show(0, true);
+    window.addEventListener("hashchange", fromHash);
     fromHash();
   }
+
+  window.mariageReplayer = {setUp: setUp, card: card};
 
   function start() {
     document.querySelectorAll("[data-replayer]").forEach(setUp);

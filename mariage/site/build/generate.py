@@ -234,7 +234,6 @@ def generate(out: Path, source: SiteSource, static: Path | None = None,
     publish.claim(out)                                                  # 5. write
     write_pages(pages, out, static, files=badges.files(
         source.context()["catalog_stats"], source.threshold()))
-    publish.mark(out)                # again: write_pages removes what it did not write
     return pages
 
 
@@ -294,7 +293,7 @@ def write_pages(pages: list[RenderedPage], out: Path, static: Path | None = None
         written += 1
     if out.exists():
         for old in sorted(out.rglob("*"), reverse=True):
-            if old.is_file() and old not in wanted:
+            if old.is_file() and old not in wanted and old != out / publish.OWNER:
                 old.unlink()
             elif old.is_dir() and not any(old.iterdir()):
                 old.rmdir()

@@ -152,7 +152,7 @@ _CHECKED: dict[tuple[Path, str], tuple[tuple, CheckedCatalog]] = {}
 
 
 def _version(*paths: Path) -> tuple:
-    out = []
+    out: list[tuple[int, int] | None] = []
     for path in paths:
         try:
             stat = path.stat()
@@ -218,20 +218,16 @@ def _hold_plurals(result: CheckedCatalog) -> None:
 
 
 def _termbase(result: CheckedCatalog, lang: str, locales: Path) -> termbase.Termbase | None:
-    """The language's termbase, or None with the problem said (missing, or not valid)."""
+    """The language's termbase, or None with the problem said when it is missing. A termbase
+    that cannot be read is a SourceError (file, line, key), as a bad profile is: no message
+    can be checked against it."""
     where = termbase.language_path(lang, locales)
     if not where.exists():
         result.problems.append(Problem(result.path, None, "", f"{_shown(where)} is missing",
                                        check=TERMBASE, hint=f"run `mariage catalogs init {lang}`"
                                        " to write it with every concept, then fill in your terms"))
         return None
-    try:
-        return termbase.Termbase.load(lang, locales)
-    except SourceError as exc:
-        what = f"{exc.key}: {exc.reason}" if exc.key else exc.reason
-        result.problems.append(Problem(Path(exc.path), exc.line, "", what, check=TERMBASE,
-                                       hint=exc.hint or "see docs/translators.md, Terminology"))
-        return None
+    return termbase.Termbase.load(lang, locales)
 
 
 def _check_message(result: CheckedCatalog, message: Message, lines: list[str], words,
@@ -284,7 +280,8 @@ def _compare_with_template(result: CheckedCatalog, lines: list[str], pot: Path) 
             continue
         result.stale.add(key)
         result.failing.add(key)
-        detail, hint = _drift(message, known, by_msgid.get(key[0], []), template)
+        detail, hint = _drift(message, known, by_msgid.get(key[0], []),
+                              {k: m for k, m in template.items() if k not in ours})
         result.problems.append(Problem(result.path, msgstr_line(lines, message.lineno), key[0],
                                        detail, check=TEMPLATE, hint=hint))
     for key, message in template.items():
@@ -297,7 +294,9 @@ def _compare_with_template(result: CheckedCatalog, lines: list[str], pot: Path) 
 
 
 def _drift(message: Message, known: Message | None, same_msgid: list[Message],
-           template: dict) -> tuple[str, str]:
+           lacking: dict) -> tuple[str, str]:
+    """What is wrong with a catalog message the template does not have; `lacking` is the
+    template's messages the catalog does not have (what an edited msgid was)."""
     restore = "restore the msgid (and msgctxt) exactly as locales/messages.pot has them: only " \
               "msgstr lines are yours to edit"
     if known is not None:
@@ -307,7 +306,7 @@ def _drift(message: Message, known: Message | None, same_msgid: list[Message],
         now = repr(message.context) if message.context else "none"
         return (f"the msgctxt is {now}, but the template has this msgid with msgctxt "
                 f"{contexts}", "restore the msgctxt line as the template has it")
-    guess = _was(message, template)
+    guess = _was(message, lacking)
     guess = f" (the template has {_short(guess)!r})" if guess else ""
     return (f"this msgid is not in the template{guess}: it was edited, or the English text was "
             "removed", restore + "; `mariage catalogs update` turns a removed message into an "
@@ -315,8 +314,8 @@ def _drift(message: Message, known: Message | None, same_msgid: list[Message],
 
 
 def _was(message: Message, template: dict) -> str | None:
-    """The template message an edited msgid most likely was: the one written at the same
-    source lines (`#:`), else the closest text."""
+    """The template message an edited msgid most likely was, among those the catalog lacks:
+    the one written at the same source lines (`#:`), else the closest text."""
     here = set(message.locations)
     same = [m for m in template.values() if here and here & set(m.locations)]
     if len(same) == 1:

@@ -333,8 +333,8 @@ def _file_level(entry: Entry) -> None:
     return None
 
 
-ENCODING = Check("encoding", "save the file as UTF-8 and declare `charset=UTF-8` in its header "
-                 "(Poedit and every gettext tool can)", _file_level)
+ENCODING = Check("encoding", "save the file as UTF-8 and declare `charset=UTF-8` in its header: "
+                 "Poedit and every gettext tool can", _file_level)
 SYNTAX = Check("syntax", "fix the PO syntax at this line", _file_level)
 PLURAL_RULE = Check("plural-rule", "set the header's Plural-Forms to the language's rule "
                     "(CLDR), as `mariage catalogs init` writes it", _file_level)
@@ -377,7 +377,8 @@ def msgfmt(path: Path, text: str, lang: str = "") -> list[Problem]:
                              "install gettext: apt-get install gettext, or brew install "
                              "gettext")]
     understood, found = gnu_msgfmt.complaints(text)
-    lines, problems, misspelt = text.splitlines(), [], []
+    lines, problems = text.splitlines(), []
+    misspelt: list[int] = []            # lines of misspelt keywords
     for line, message in found:
         if gnu_msgfmt.miscounted(message):
             problems.append(_plural_count_problem(path, text, lines, line, lang))

@@ -24,10 +24,17 @@ from .plurals import PLURAL_SAMPLE, expected_plural_forms, parse_plural_forms
 
 class Entry(Protocol):
     """What these checks read of a message (checks.Entry)."""
-    sources: tuple[str, ...]
-    strings: tuple[str, ...]
-    notes: tuple[str, ...]
-    lang: str
+    @property
+    def sources(self) -> tuple[str, ...]: ...
+
+    @property
+    def strings(self) -> tuple[str, ...]: ...
+
+    @property
+    def notes(self) -> tuple[str, ...]: ...
+
+    @property
+    def lang(self) -> str: ...
 
     @property
     def plural(self) -> bool: ...
@@ -104,6 +111,7 @@ def numbers(entry: Entry) -> str | None:
     return None
 
 
+@lru_cache(maxsize=4096)
 def stated(text: str, lang: str) -> dict[int, str]:
     """The numbers a text states, each with how it is first written, after its placeholders,
     code, web addresses and ruling references are taken out."""
@@ -115,12 +123,31 @@ def stated(text: str, lang: str) -> dict[int, str]:
     for match in ROMAN.finditer(text):
         if len(match.group(1)) > 1:
             found.setdefault(_roman(match.group(1)), match.group(1))
-    words = _words(lang.split("_")[0])
-    if words:
-        values, pattern = words
-        for match in pattern.finditer(text):
-            found.setdefault(values[match.group(0).lower()], match.group(0))
+    values = _words(lang.split("_")[0])
+    for phrase in _phrases(text, values):
+        found.setdefault(values[phrase.lower()], phrase)
     return found
+
+
+def _phrases(text: str, values: dict[str, int]) -> list[str]:
+    """The number words of a text, longest first where words join ("dix-huit", "sesenta y
+    seis"): each run of up to four words is looked up, whole, in the language's words."""
+    words = list(_WORD.finditer(text))
+    found, i = [], 0
+    while i < len(words):
+        for n in range(min(4, len(words) - i), 0, -1):
+            phrase = text[words[i].start():words[i + n - 1].end()]
+            if phrase.lower() in values and _JOINED.fullmatch(phrase):
+                found.append(phrase)
+                i += n
+                break
+        else:
+            i += 1
+    return found
+
+
+_WORD = re.compile(r"[^\W\d_]+")
+_JOINED = re.compile(r"[^\W\d_]+(?:(?: |-)[^\W\d_]+)*")
 
 
 def _roman(text: str) -> int:
@@ -133,10 +160,10 @@ def _roman(text: str) -> int:
 
 
 @lru_cache(maxsize=None)
-def _words(lang: str) -> tuple[dict[str, int], re.Pattern[str]] | None:
+def _words(lang: str) -> dict[str, int]:
     """Every number word of the language from three to LARGEST (cardinals and ordinals, with
-    their gender and number endings), and one pattern matching the longest first. One and two
-    are left out: their words are also articles and "both" ("les deux joueurs")."""
+    their gender and number endings), lowercase. One and two are left out: their words are
+    also articles and "both" ("les deux joueurs")."""
     values: dict[str, int] = {}
     try:
         one = num2words(1, lang=lang).lower()
@@ -150,13 +177,10 @@ def _words(lang: str) -> tuple[dict[str, int], re.Pattern[str]] | None:
             for form in _inflected(num2words(n, lang=lang, to="ordinal").lower()):
                 values[form] = n
     except (NotImplementedError, OverflowError, KeyError, ValueError):
-        return None
+        return {}
     for word in HOMOGRAPHS.get(lang, ()):
         values.pop(word, None)
-    alternatives = sorted(values, key=len, reverse=True)
-    pattern = re.compile(r"(?<!\w)(?:" + "|".join(map(re.escape, alternatives)) + r")(?!\w)",
-                         re.I)
-    return values, pattern
+    return values
 
 
 def _inflected(ordinal: str) -> set[str]:

@@ -29,7 +29,7 @@ FILE = "termbase.yaml"
 SOURCE_LANGUAGE = "en"                # its terms are the concepts' `en` forms
 CONCEPTS = ("trick", "lead", "follow_suit", "beat", "trump_in", "discard", "stock", "indicator",
             "close", "exhausted", "marriage", "declare", "claim", "card_points", "game_points",
-            "closer", "rate")
+            "closer", "rate", "hand")
 # The glossary table prints terms as Markdown: no character that makes markup there (braces
 # open an attribute list, `{: onmouseover=… }`), and nothing invisible or reordering.
 _MARKUP = re.compile(r"[<>|*_`\\[\]{}#!&=:\"]")

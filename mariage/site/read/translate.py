@@ -282,7 +282,8 @@ def _languages_node(config: Path, text: str) -> yaml.SequenceNode:
         root = yaml.compose(text, Loader=yaml.SafeLoader)       # nodes only: !ENV is kept as is
     except yaml.YAMLError as exc:
         raise SourceError(config, f"cannot read the MkDocs configuration: {exc}") from None
-    for plugin in _value(root, "plugins").value if _value(root, "plugins") else []:
+    plugins = _value(root, "plugins")
+    for plugin in plugins.value if isinstance(plugins, yaml.SequenceNode) else []:
         languages = _value(_value(plugin, "i18n"), "languages")
         if isinstance(languages, yaml.SequenceNode):
             return languages

@@ -92,9 +92,17 @@ def theme_strings(source: SiteSource) -> dict[str, dict[str, str]]:
     out: dict[str, dict[str, str]] = {}
     for lang in source.languages()[1:]:
         tr = source.translations(lang)
-        out[lang] = {key: str(escape(text)) for key in THEME
+        out[lang] = {key: _attribute_safe(text) for key in THEME
                      if (text := translated(tr, key)) is not None}
     return out
+
+
+def _attribute_safe(text: str) -> str:
+    """A theme string as Material uses it: printed raw into HTML text and double-quoted
+    attributes, and into its JSON config. Only what could leave an attribute or open a tag is
+    escaped; `&` and `'` stay as typed (entities are refused by the catalog check), so the
+    JSON shows what the translator wrote (NC3)."""
+    return text.replace('"', "&#34;").replace("<", "&lt;").replace(">", "&gt;")
 
 
 def description(source: SiteSource, lang: str) -> str:

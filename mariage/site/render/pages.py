@@ -78,10 +78,14 @@ class SiteSource:
         return environment([self.templates, self.root])
 
     def catalog_digest(self, lang: str) -> str:
-        """The content hash of a language's catalog ('' for the English source)."""
+        """The content hash of what a language's catalog check reads ('' for the English
+        source): the catalog, its termbase, the concepts and the template, and where they are
+        (its problems name the files)."""
         if lang == catalogs.SOURCE_LANGUAGE:
             return ""
-        return file_digest(catalogs.po_path(lang, self.locales))
+        read = (catalogs.po_path(lang, self.locales), termbase.language_path(lang, self.locales),
+                termbase.source_path(self.locales), catalogs.template_path(self.locales))
+        return digest(str(self.locales), *(file_digest(path) for path in read))
 
     def checked(self, lang: str) -> catalogs.CheckedCatalog:
         """A language's catalog with every check applied, once per catalog text."""

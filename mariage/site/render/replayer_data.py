@@ -24,7 +24,7 @@ def _(message: str) -> str:
 
 # The labels the replayer shows, each the English msgid and its placeholders.
 LABELS = {
-    "player": (_("Player"), {}), "cards": (_("Cards in hand"), {}), "points": (_("Points"), {}),
+    "player": (_("Player"), {}), "cards": (_("Cards held"), {}), "points": (_("Points"), {}),
     "tricks": (_("Tricks"), {}), "on_lead": (_("on lead"), {}), "trump": (_("Trump:"), {}),
     "exhausted": (_("stock exhausted"), {}),
     "closed": (_("stock closed by %(player)s"), {"player": "{player}"}),
@@ -68,8 +68,9 @@ def _faces(env: Environment, context: dict[str, Any]) -> dict[str, dict[str, str
 
 
 def _labels(env: Environment, context: dict[str, Any]) -> dict[str, str]:
-    """The labels, translated by the environment's own gettext (escaped, English marked)."""
+    """The labels, translated by the environment's own gettext (English marked), as plain
+    text: replayer.js shows them with textContent, so an escaped `&` would show as `&amp;`."""
     gettext = env.globals["gettext"]
     template_context = env.get_template("_replayer.j2").new_context(context)
-    return {key: gettext(template_context, msgid, **variables)   # type: ignore[operator]
+    return {key: striptags(gettext(template_context, msgid, **variables))  # type: ignore[operator]
             for key, (msgid, variables) in LABELS.items()}

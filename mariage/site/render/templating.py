@@ -33,6 +33,7 @@ from markupsafe import Markup, escape
 from ...engine.errors import MariageError, SourceError
 from ...engine.profile import Profile
 from ..cache import StageCache, digest
+from .numbers import century as _century
 
 
 @dataclass
@@ -215,6 +216,7 @@ def _environment(search_path: tuple[str, ...]) -> Environment:
     env.filters["format_list"] = format_list
     env.filters["format_percent"] = format_percent
     env.filters["plain"] = plain
+    env.filters["century"] = century
     return env
 
 
@@ -241,6 +243,12 @@ def format_percent(context: Any, fraction: float) -> Markup:
     return Markup(escape(babel_format_percent(fraction, locale=_locale(context))))
 
 
+@pass_context
+def century(context: Any, year: int) -> str:
+    """The century of a year as the page's language writes it ("18th", "XVIII", numbers.py)."""
+    return _century(int(year), _locale(context))
+
+
 def striptags(value: Any) -> str:
     """Jinja's striptags, except that only ASCII white space is collapsed: its str.split()
     would turn a French no-break space (U+00A0, U+202F) into a plain one."""
@@ -249,10 +257,11 @@ def striptags(value: Any) -> str:
 
 
 def collate(items: list[Any], attribute: str) -> list[Any]:
-    """Sort for readers: letters with accents among their base letters, case ignored."""
+    """Sort for readers: letters with accents among their base letters, case ignored, and a
+    headword that lists its forms ("reclamación, reclamar") before its compounds."""
     def key(item: Any) -> str:
         text = strip_fallbacks(str(item[attribute] if isinstance(item, dict)
-                                   else getattr(item, attribute)))
+                                   else getattr(item, attribute))).split(",")[0]
         return "".join(c for c in unicodedata.normalize("NFKD", text.casefold())
                        if not unicodedata.combining(c))
     return sorted(items, key=key)

@@ -46,6 +46,7 @@ from .examples import CODE_BLOCK, Example
 
 WORKER_MEMORY = 1 << 30                # bytes of address space for a page's child
 STARTUP_TIMEOUT = 120.0
+TOTAL_TIMEOUT = 600.0                  # seconds for the doctests of every page of one build
 GRACE = 10.0                           # s the build waits beyond a page's limit for the supervisor
 MAX_OUTPUT = 64 << 10                  # characters kept of one statement's output
 MAX_REPLY = 8 << 20                    # bytes a child may send for one page
@@ -110,8 +111,9 @@ def _same_exception(checker: doctest.OutputChecker, want: str, got: str, flags: 
 class DoctestWorker:
     """The supervisor process, started on first use; use as a context manager."""
 
-    def __init__(self, timeout: float = EXAMPLE_TIMEOUT) -> None:
+    def __init__(self, timeout: float = EXAMPLE_TIMEOUT, total: float = TOTAL_TIMEOUT) -> None:
         self.timeout = seconds(timeout, "the doctests' time limit")
+        self.total = self.left = total     # seconds for every page of the build together
         self._proc: subprocess.Popen[bytes] | None = None
         self._buffer = bytearray()
 
@@ -140,10 +142,22 @@ class DoctestWorker:
         if not found:
             return []
         proc = self._start()
+        limit = min(self.timeout, self.left)
+        if limit <= 0:
+            raise DoctestTimeout(f"{name}: the examples' doctests have used the build's "
+                                 f"{self.total:g} s; an example must not wait")
         request = {"statements": [s.example.source for s in found], "folder": str(folder),
-                   "profile": profile.as_data(), "timeout": self.timeout}
+                   "profile": profile.as_data(), "timeout": limit}
         _write_all(proc, (json.dumps(request) + "\n").encode())
-        deadline, at = time.monotonic() + self.timeout + GRACE, 0
+        started = time.monotonic()
+        try:
+            return self._results(found, name, limit, started)
+        finally:
+            self.left -= time.monotonic() - started
+
+    def _results(self, found: list[Statement], name: str, limit: float,
+                 started: float) -> list[str]:
+        deadline, at = started + limit + GRACE, 0
         while True:
             reply = self._read(deadline)
             if reply is None:
@@ -155,7 +169,9 @@ class DoctestWorker:
             line = found[min(at, len(found) - 1)].line
             if "timeout" in reply:
                 raise DoctestTimeout(f"{name}, line {line}: the doctest did not finish within "
-                                     f"{self.timeout:g} s; an example must not loop or wait")
+                                     f"{round(limit, 1):g} s; an example must not loop or wait"
+                                     + ("" if limit == self.timeout else " (the last of the "
+                                        f"build's {self.total:g} s for every example)"))
             if "died" in reply or len(reply.get("results", ())) != len(found):
                 raise MariageError(f"{name}, line {line}: the doctest ended its process "
                                    f"({reply.get('died', 'a reply for other statements')}); an "
@@ -227,7 +243,7 @@ def _kill_group(pid: int) -> None:
 
 def _serve() -> None:
     """The supervisor's loop: one request in, the child's progress and one result out."""
-    from ...engine.profile import Profile
+    from ...engine.profile import Profile, validate
 
     ctypes.CDLL(None, use_errno=True).prctl(_PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0)
     out = sys.stdout.buffer
@@ -237,7 +253,7 @@ def _serve() -> None:
         request = json.loads(raw)
         key = json.dumps(request["profile"], sort_keys=True)
         if key not in profiles:
-            profiles[key] = Profile.from_data(request["profile"])
+            profiles[key] = validate(request["profile"])
         _supervise(out, request, profiles[key])
 
 

@@ -114,10 +114,14 @@ class Example:
         """A game example replayed: each hand dealt by the game's dealer in turn (R2)."""
         game = Game(str(self.meta["first_dealer"]), self.profile)
         for number, example in enumerate(self.game_hands(), 1):
-            if game.winner is not None or (game.hands and game.hands[-1].outcome is None):
-                raise SourceError(self.relpath, f"R19: hand {number} ({example.name}) follows a "
-                                  "hand left unfinished or a game already won",
+            if game.winner is not None:
+                raise SourceError(self.relpath, f"R19: {game.winner} has won the game with "
+                                  f"{game.game_points[game.winner]} game points before hand "
+                                  f"{number} ({example.name}); remove the hands after the win",
                                   line=self._line_of("hands"))
+            if game.hands and game.hands[-1].outcome is None:
+                raise SourceError(self.relpath, f"R19: hand {number - 1} stops mid-hand; only "
+                                  "the last hand of a game may", line=self._line_of("hands"))
             if example.meta["dealer"] != game.dealer:
                 raise SourceError(self.relpath, f"hand {number} ({example.name}) is dealt by "
                                   f"{example.meta['dealer']}, but R2 gives the deal to "

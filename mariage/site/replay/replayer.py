@@ -9,11 +9,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from ...engine.actions import Action
 from ...engine.game import Game
 from ...engine.hand import Hand
 from ...engine.solver import solve
 from ...engine.errors import SourceError
+from ...play.steps import hand_steps as _hand_steps
 from .examples import Example
 
 
@@ -26,21 +26,6 @@ def steps(example: Example) -> list[dict[str, Any]]:
     meta = example.meta
     hand = Hand(meta["deck"], dealer=meta["dealer"], profile=example.profile)
     return _hand_steps(hand, example.actions, 0)
-
-
-def _hand_steps(hand: Hand, actions: list[str], first: int) -> list[dict[str, Any]]:
-    out = [_state(hand, first, {"kind": "deal", "dealer": hand.dealer, "player": hand.to_act,
-                                "trump": str(hand.indicator_card)})]
-    for number, text in enumerate(actions, 1):
-        action = Action.parse(text)
-        before_led, before_points = hand.led, hand.points(action.player)
-        face_up = str(hand.indicator_card)
-        hand.apply(action)
-        event = _event(hand, action, before_led, before_points, face_up)
-        if number == len(actions) and not hand.is_over and hand.all_played:
-            hand.finish()
-        out.append(_state(hand, first + number, event))
-    return out
 
 
 def _game_steps(example: Example) -> list[dict[str, Any]]:
@@ -63,52 +48,6 @@ def _game_steps(example: Example) -> list[dict[str, Any]]:
             states[-1] |= {"sheet": list(sheet), "score": dict(tally.game_points)}
         out += states
     return out
-
-
-def _event(hand: Hand, action: Action, led: object, points_before: int,
-           face_up: str) -> dict[str, Any]:
-    """What the action did, in numbers a caption can use."""
-    event: dict[str, Any] = {"kind": action.verb, "player": action.player}
-    card = None if action.verb != "play" else hand.deck.parse(action.arg)   # 'K♥' reads as 'Kh'
-    if card is not None and led is None:
-        event |= {"kind": "lead", "card": str(hand.deck.card(card))}
-    elif card is not None:
-        # A trick's winner leads the next one (R5): the hand is on them now.
-        event |= {"kind": "trick", "card": str(hand.deck.card(card)), "led": str(led),
-                  "winner": hand.to_act,
-                  "won": hand.deck.points[hand.deck.parse(str(led))] + hand.deck.points[card]}
-    elif action.verb == "exchange":
-        event |= {"card": face_up, "rank": hand.profile.deck.lowest_rank}    # R10
-    elif action.verb == "marriage":
-        total = hand.points(action.player)
-        suit = hand.deck.suit_index(action.arg or "")
-        bonuses = hand.profile.bonuses
-        worth = bonuses.trump_marriage if suit == hand.trump else bonuses.marriage
-        event |= {"suit": hand.deck.suits[suit], "before": points_before,
-                  "bonus": total - points_before, "total": total}
-        if total == points_before:          # R12 option: it counts once a trick is won
-            event |= {"kind": "marriage_held", "bonus": worth}
-    elif action.verb == "claim":
-        event["points"] = points_before
-    return event
-
-
-def _state(hand: Hand, number: int, event: dict[str, Any]) -> dict[str, Any]:
-    players = hand.players
-    outcome = hand.outcome
-    table = [event["led"], event["card"]] if event["kind"] == "trick" else (
-        [str(hand.led)] if hand.led is not None else [])
-    return {
-        "step": number, "event": event,
-        "hands": {p: [str(c) for c in hand.holding(p)] for p in players},
-        "table": table, "indicator": str(hand.indicator_card), "stock": hand.stock_size,
-        "closer": hand.closer, "to_act": hand.to_act,
-        "points": {p: hand.points(p) for p in players},
-        "tricks": {p: hand.tricks(p) for p in players},
-        "outcome": None if outcome is None else {
-            "end": outcome.end.value, "winner": outcome.winner,
-            "game_points": outcome.game_points},
-    }
 
 
 def perfect_play(example: Example) -> dict[str, Any] | None:

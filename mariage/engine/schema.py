@@ -1,0 +1,407 @@
+"""The rules profile's schema: frozen dataclasses on the standard library alone.
+
+The engine's play path reads a profile through these classes and nothing else, so it runs
+wherever Python does (Pyodide's core included). Reading a YAML file and checking its types is
+`profile.py`'s job, at build time and in the CLI (msgspec converts into these classes); each
+class's own checks (ranges, patterns, the cross-field rules) run in __post_init__, so a
+profile handed in as plain data (`Profile.from_plain`) is checked the same way.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+import string
+import unicodedata
+from dataclasses import dataclass, field
+from functools import wraps
+from typing import Annotated, Any, Callable, Literal, TypeVar, Union, get_args, get_origin, \
+    get_type_hints
+
+# Rank letters the engine reads by name, and the ruling that needs each.
+NAMED_RANKS = {"K": "R12", "Q": "R12"}
+
+# Strings that pages print: plain words only, so no profile can put Markdown or HTML (a link,
+# an image, emphasis, an attribute list) on a page. \A...\Z: `$` would allow a final newline.
+WORDS = r"\A(?:[^\W_]|[ \-'’.,])+\Z"
+RANK = r"\A(?:[A-Z]|[1-9][0-9]?)\Z"
+SUIT_CODE = r"\A[a-z]\Z"
+SYMBOL = r"\A(?:[A-Za-z]|[^\x00-\x7f])\Z"
+ONE_WORD = r"\A[^\W_]+\Z"
+SOURCE_ID = r"\A[A-Za-z0-9-]+\Z"
+# A title is shown as a link's text or a list item's: no Markdown mark, brace or control.
+SOURCE_TITLE = r"\A[^\[\]<>`*_{}|\\\x00-\x1f\x7f]+\Z"
+# A URL is a link's target: no space, quote, bracket or parenthesis that would end it.
+SOURCE_URL = r"\A(?:https?://[^\s<>\"'()\[\]\\]+)?\Z"
+PATTERNS = {
+    SOURCE_ID: "letters, digits and - only",
+    SOURCE_TITLE: "plain text (no [ ] < > ` * _ { } | \\ or control character)",
+    SOURCE_URL: "an http:// or https:// address without spaces, quotes, brackets or parentheses",
+    WORDS: "plain words (letters, digits, spaces and - ' . , only)",
+    RANK: "a rank written as one capital letter or a number, such as K or 10",
+    SUIT_CODE: "one lowercase letter",
+    SYMBOL: "one letter or one non-ASCII symbol such as ♣",
+    ONE_WORD: "one word of letters or digits",
+}
+
+
+@dataclass(frozen=True)
+class Limit:
+    """A field's bounds (Annotated metadata), checked by each class's __post_init__."""
+    ge: int | None = None
+    min_length: int | None = None
+    max_length: int | None = None
+    pattern: str | None = None
+
+    def problem(self, value: Any) -> str | None:
+        """What is wrong with value, in the words the profile's errors use, or None."""
+        if self.ge is not None and value < self.ge:
+            return f"must be an integer >= {self.ge}"
+        if self.min_length is not None and len(value) < self.min_length:
+            kind = "a string" if isinstance(value, str) else "a list"
+            return f"must be {kind} of length >= {self.min_length}"
+        if self.max_length is not None and len(value) > self.max_length:
+            kind = "a string" if isinstance(value, str) else "a list"
+            return f"must be {kind} of length <= {self.max_length}"
+        if self.pattern is not None and not re.search(self.pattern, value):
+            return "must be " + PATTERNS.get(self.pattern, f"a string matching regex {self.pattern!r}")
+        return None
+
+
+PositiveInt = Annotated[int, Limit(ge=1)]
+Points = Annotated[int, Limit(ge=0)]
+Words = Annotated[str, Limit(pattern=WORDS)]
+
+
+class Pinned(ValueError):
+    """A check's error pinned to `key` (relative to the class), so the line is the key's."""
+
+    def __init__(self, key: str, message: str) -> None:
+        super().__init__(message)
+        self.key = key
+
+
+_LIMITS: dict[type, list[tuple[str, Limit]]] = {}
+
+
+def _limits(cls: type) -> list[tuple[str, Limit]]:
+    """The Limit of each field of cls that has one (read once per class)."""
+    if cls not in _LIMITS:
+        found = []
+        for name, hint in get_type_hints(cls, include_extras=True).items():
+            for kind in (hint, *get_args(hint)) if get_origin(hint) is Union else (hint,):
+                if get_origin(kind) is Annotated:
+                    found += [(name, m) for m in kind.__metadata__ if isinstance(m, Limit)]
+        _LIMITS[cls] = found
+    return _LIMITS[cls]
+
+
+class Checked:
+    """Checks each field's Limit, then the class's own rules (`check`)."""
+
+    def __post_init__(self) -> None:
+        for name, limit in _limits(type(self)):
+            value = getattr(self, name)
+            problem = None if value is None else limit.problem(value)
+            if problem:
+                raise Pinned(name, problem)
+        self.check()
+
+    def check(self) -> None:
+        """The cross-field rules; raise Pinned naming the key at fault."""
+
+
+@dataclass(frozen=True)
+class Suit(Checked):
+    code: Annotated[str, Limit(pattern=SUIT_CODE)]
+    name: Words
+    symbol: Annotated[str, Limit(pattern=SYMBOL)]
+    color: Literal["red", "black"]
+
+    def check(self) -> None:
+        if unicodedata.category(self.symbol)[0] in "CZM":     # controls, spaces, combining marks
+            raise Pinned("symbol", "must be a visible symbol, not a control, space or mark")
+
+
+@dataclass(frozen=True)
+class Deck(Checked):
+    suits: Annotated[list[Suit], Limit(min_length=1, max_length=4)]
+    ranks: Annotated[list[str], Limit(min_length=1, max_length=8)]
+    card_points: dict[str, int]
+    total_points: PositiveInt
+
+    @property
+    def size(self) -> int:
+        return len(self.suits) * len(self.ranks)
+
+    @property
+    def lowest_rank(self) -> str:
+        """The weakest rank dealt: its trump is the card R10 exchanges (7, 9 or J)."""
+        return self.ranks[-1]
+
+    @property
+    def strength(self) -> str:
+        """The ranks, strongest first, as a ruling states them ("A 10 K Q J 9 8 7", R1)."""
+        return " ".join(self.ranks)
+
+    @property
+    def values(self) -> str:
+        """Each rank's card points, as a ruling states them ("A 11, 10 10, K 4", R1)."""
+        return ", ".join(f"{rank} {self.card_points[rank]}" for rank in self.ranks)
+
+    def check(self) -> None:
+        for index, rank in enumerate(self.ranks):
+            if not isinstance(rank, str) or not re.search(RANK, rank):
+                raise Pinned(f"ranks.{index}", "must be " + PATTERNS[RANK])
+        if len({s.code for s in self.suits}) != len(self.suits):
+            raise Pinned("suits", "suit codes must be distinct")
+        if len(set(self.ranks)) != len(self.ranks):
+            raise Pinned("ranks", "ranks must be distinct")
+        for rank, ruling in NAMED_RANKS.items():
+            if rank not in self.ranks:
+                raise Pinned("ranks", f"{ruling}: a marriage is the K and Q of one suit, so the "
+                             f"ranks must include {rank}")
+        if set(self.card_points) != set(self.ranks):
+            raise Pinned("card_points", f"card_points must give exactly the ranks {self.ranks}")
+        if any(v < 0 for v in self.card_points.values()):
+            raise Pinned("card_points", "card points cannot be negative")
+        total = sum(self.card_points.values()) * len(self.suits)
+        if total != self.total_points:
+            raise Pinned("card_points", f"card points sum to {total} over the deck, "
+                         f"but total_points says {self.total_points}")
+
+
+@dataclass(frozen=True)
+class Deal(Checked):
+    packets: Annotated[list[int], Limit(min_length=1)]
+    hand_size: PositiveInt
+    stock_size: PositiveInt
+    # R3: how many rounds of packets go out before the indicator is turned (Schnapsen: 1 of 2)
+    indicator_after: PositiveInt | None = None
+
+    def check(self) -> None:
+        if any(p <= 0 for p in self.packets) or sum(self.packets) != self.hand_size:
+            raise Pinned("packets", f"packets {self.packets} must be positive and add up to "
+                         f"hand_size {self.hand_size}")
+        if self.indicator_after is not None and self.indicator_after > len(self.packets):
+            raise Pinned("indicator_after", f"indicator_after must be at most the "
+                         f"{len(self.packets)} rounds of packets")
+
+    @property
+    def indicator_round(self) -> int:
+        """Rounds of packets dealt before the indicator: all of them unless the profile says."""
+        return len(self.packets) if self.indicator_after is None else self.indicator_after
+
+
+@dataclass(frozen=True)
+class Thresholds(Checked):
+    claim: PositiveInt
+    opponent_safe: PositiveInt
+    game: PositiveInt
+
+
+@dataclass(frozen=True)
+class Bonuses(Checked):
+    marriage: Points
+    trump_marriage: Points
+    last_trick: Points
+
+
+@dataclass(frozen=True)
+class Closing(Checked):
+    min_stock: PositiveInt
+    min_trick: PositiveInt
+    # R11: the trick's winner may also close before the draw; then neither player draws
+    before_drawing: bool = False
+
+
+@dataclass(frozen=True)
+class Rates(Checked):
+    opponent_safe: Points
+    opponent_has_trick: Points
+    opponent_no_trick: Points
+    false_claim: Points
+    closer_failed: Points
+    closer_failed_no_trick: Points
+    # R16: the false claim's rate when made before the opponent's first trick (None: false_claim)
+    false_claim_no_trick: Points | None = None
+    # R17: game points for winning at the natural end (None: R15's rate on the loser's state)
+    natural_end: Points | None = None
+
+    def values(self) -> list[int]:
+        """Every rate the profile sets, in the order above."""
+        return [v for v in dataclasses.astuple(self) if v is not None]
+
+
+@dataclass(frozen=True)
+class Options(Checked):
+    """Switches for the rulings the games of the family settle differently. The defaults are the
+    teaching profile's rulings, so a profile names only the switches it turns."""
+    exchange_needs_trick: bool = True                 # R10: a trick won before the exchange
+    exchange_min_stock: PositiveInt = 1              # R10: cards left in the stock
+    marriage_before_trick: Literal["forbidden", "counts_later"] = "forbidden"   # R12
+    marriage_needs_open_stock: bool = True             # R12: none once closed or exhausted
+    strict_play_must_beat: bool = True                 # R9: beat the led card when able
+    natural_end: Literal["higher_total", "last_trick_wins"] = "higher_total"    # R17
+    # R17: equal totals; "next_hand": nobody scores, and the next hand's winner scores 1 more
+    natural_tie: Literal["nobody", "non_dealer", "next_hand"] = "nobody"
+    closer_false_claim: Literal["closer_failed", "false_claim"] = "closer_failed"  # R18
+
+
+@dataclass(frozen=True)
+class Source(Checked):
+    """A source the profile's comments cite as [id]: its title as published, and where to read it."""
+    id: Annotated[str, Limit(pattern=SOURCE_ID)]
+    title: Annotated[str, Limit(pattern=SOURCE_TITLE)]      # shown as a link's text
+    url: Annotated[str, Limit(pattern=SOURCE_URL)] = ""
+
+
+@dataclass(frozen=True)
+class Ruling(Checked):
+    id: Annotated[str, Limit(pattern=r"^R[1-9][0-9]*$")]
+    topic: Annotated[str, Limit(pattern=r"\A[a-z_]+\Z")]
+    text: str
+
+
+@dataclass(frozen=True)
+class Profile(Checked):
+    name: Words
+    players: Annotated[list[str], Limit(min_length=2, max_length=2)]
+    deck: Deck
+    deal: Deal
+    thresholds: Thresholds
+    bonuses: Bonuses
+    closing: Closing
+    rates: Rates
+    rulings: list[Ruling]
+    names: list[str] = field(default_factory=list)   # what the game is called where it is played
+    sources: list[Source] = field(default_factory=list)   # what the values' [id] citations name
+    options: Options = field(default_factory=Options)
+    source: str = ""                                 # the file read; not part of the rules
+
+    def check(self) -> None:
+        for key, items, pattern in (("players", self.players, ONE_WORD), ("names", self.names, WORDS)):
+            for index, item in enumerate(items):
+                if not isinstance(item, str) or not re.search(pattern, item):
+                    raise Pinned(f"{key}.{index}", "must be " + PATTERNS[pattern])
+        if self.players[0] == self.players[1]:
+            raise Pinned("players", "R1: the two players need different names")
+        dealt = self.deal.hand_size * len(self.players) + self.deal.stock_size
+        if dealt != self.deck.size:
+            raise Pinned("deal.stock_size", f"{len(self.players)} hands of {self.deal.hand_size} "
+                         f"and a stock of {self.deal.stock_size} deal {dealt} cards, not the "
+                         f"deck's {self.deck.size}")
+        if self.deal.stock_size % len(self.players):
+            raise Pinned("deal.stock_size", "stock_size must share out evenly between the players")
+        ids = [r.id for r in self.rulings]
+        expected = [f"R{i}" for i in range(1, len(ids) + 1)]
+        if ids != expected:
+            raise Pinned("rulings", f"rulings must be numbered {expected[0]}..{expected[-1]} in order")
+        for index, ruling in enumerate(self.rulings):
+            try:
+                format_text(ruling.text, self)
+            except ValueError as exc:
+                raise Pinned(f"rulings.{index}.text", str(exc)) from None
+
+    def ruling(self, ruling_id: str) -> str:
+        """The ruling's one-line English statement, with its numbers filled in from the profile."""
+        for ruling in self.rulings:
+            if ruling.id == ruling_id:
+                return format_text(ruling.text, self)
+        raise KeyError(ruling_id)
+
+    def marriage_bonus(self, is_trump: bool) -> int:
+        return self.bonuses.trump_marriage if is_trump else self.bonuses.marriage
+
+    def as_data(self) -> dict[str, Any]:
+        """The profile as plain data, keys as in the YAML file (`source` left out)."""
+        data = dataclasses.asdict(self)
+        del data["source"]
+        return data
+
+    @classmethod
+    def from_plain(cls, data: dict[str, Any]) -> "Profile":
+        """A profile from as_data()'s plain data, with the standard library alone: for a profile
+        validated at build time (the browser's engine reads it this way). Each class's checks
+        run; the types are trusted."""
+        return _build(cls, data)
+
+    def replace(self, **changes: Any) -> "Profile":
+        """A copy with some sections replaced (tests and variants use it)."""
+        return dataclasses.replace(self, **changes)
+
+    def as_context(self) -> dict[str, Any]:
+        """The profile as plain data for templates (keys as in the YAML file)."""
+        data = self.as_data()
+        data["deck"]["size"] = self.deck.size
+        data["deck"]["lowest_rank"] = self.deck.lowest_rank
+        data["deck"]["strength"] = self.deck.strength
+        data["deck"]["values"] = self.deck.values
+        return data
+
+
+def _build(cls: Any, data: Any) -> Any:
+    """Plain data into nested dataclasses, by the declared field types."""
+    hints = get_type_hints(cls)
+    values = {}
+    for item in dataclasses.fields(cls):
+        if item.name not in data:
+            continue
+        kind, value = hints[item.name], data[item.name]
+        if dataclasses.is_dataclass(kind):
+            value = _build(kind, value)
+        elif get_origin(kind) is list and dataclasses.is_dataclass(get_args(kind)[0]):
+            value = [_build(get_args(kind)[0], v) for v in value]
+        values[item.name] = value
+    return cls(**values)
+
+
+_PLACEHOLDER = re.compile(r"[a-z]+(\.[a-z][a-z_]*)*")
+
+
+def format_text(text: str, profile: Profile) -> str:
+    """Fill {section.key} placeholders with the profile's values; anything but a plain name of
+    a number or word of the profile (a format spec, a conversion, an attribute such as
+    {name.upper}, a section) is an error."""
+    values, out = profile.as_context(), []
+    values["players"] = len(profile.players)          # a ruling states how many, never the names
+    try:
+        for literal, name, spec, conversion in string.Formatter().parse(text):
+            out.append(literal)
+            if name is None:
+                continue
+            if spec or conversion or not _PLACEHOLDER.fullmatch(name):
+                raise ValueError(f"'{{{name}}}' is not a plain {{section.key}} placeholder")
+            out.append(str(_value(values, name)))
+    except ValueError as exc:
+        raise ValueError(f"ruling text {text!r} has a placeholder the profile lacks ({exc})") from None
+    return "".join(out)
+
+
+def _value(values: dict[str, Any], name: str) -> Any:
+    value: Any = values
+    for part in name.split("."):
+        if not isinstance(value, dict) or part not in value:
+            raise ValueError(f"the profile has no {name}")
+        value = value[part]
+    if isinstance(value, (dict, list, bool)):
+        raise ValueError(f"{name} is not one number or word")
+    return value
+
+
+T = TypeVar("T")
+
+
+def per_profile(build: Callable[[Profile], T]) -> Callable[[Profile], T]:
+    """build(profile), made once per profile object: the engine's tables (the deck, the deal's
+    positions, the action texts). Profiles are immutable; each entry keeps its profile alive, so
+    its id cannot be reused by another."""
+    cache: dict[int, tuple[Profile, T]] = {}
+
+    @wraps(build)
+    def get(profile: Profile) -> T:
+        entry = cache.get(id(profile))
+        if entry is None or entry[0] is not profile:
+            entry = cache[id(profile)] = (profile, build(profile))
+        return entry[1]
+    return get

@@ -1,0 +1,58 @@
+"""The Play page's files (mariage.site.build.play): the zipped engine imports with the standard
+library alone (Pyodide's core), each profile reads back the same from its JSON, and a missing
+Pyodide stops the build with the command that installs it."""
+
+from __future__ import annotations
+
+import json
+import zipfile
+
+import pytest
+
+from conftest import PROFILES
+from mariage.engine.profile import load_profile
+from mariage.site.build import play
+
+
+def _profiles() -> list[str]:
+    return [play.profile_json(load_profile(path)) for path in PROFILES]
+
+
+def test_the_zipped_engine_deals_under_every_profile_with_the_standard_library_alone(tmp_path):
+    archive = play.engine_zip(tmp_path / "mariage.zip")
+    names = zipfile.ZipFile(archive).namelist()
+    assert "mariage/play/table.py" in names and "mariage/engine/solver.py" in names
+    assert not any(n.startswith(("mariage/site/", "mariage/cli")) for n in names)
+    play.check_standard_library(archive, _profiles())
+
+
+@pytest.mark.parametrize("module,line", [
+    ("mariage/play/opponent.py", "import yaml\n"),
+    ("mariage/engine/hand.py", "import msgspec\n"),
+])
+def test_a_play_path_import_beyond_the_standard_library_fails_the_build(tmp_path, module, line):
+    good = zipfile.ZipFile(play.engine_zip(tmp_path / "good.zip"))
+    bad = tmp_path / "bad.zip"
+    with zipfile.ZipFile(bad, "w") as out:
+        for name in good.namelist():
+            data = good.read(name)
+            out.writestr(name, line.encode() + data if name == module else data)
+    with pytest.raises(play.PlayAssetsError, match="standard library"):
+        play.check_standard_library(bad, _profiles()[:1])
+
+
+def test_the_zip_is_the_same_bytes_every_build(tmp_path):
+    assert play.engine_zip(tmp_path / "a.zip").read_bytes() == \
+        play.engine_zip(tmp_path / "b.zip").read_bytes()
+
+
+@pytest.mark.parametrize("path", PROFILES, ids=lambda p: p.stem)
+def test_each_profile_reads_back_from_its_json(path):
+    profile = load_profile(path)
+    assert json.loads(play.profile_json(profile)) == profile.as_data()
+
+
+def test_a_missing_pyodide_names_the_command_that_installs_it(tmp_path, monkeypatch):
+    monkeypatch.setattr(play, "_SOURCE", tmp_path / "elsewhere" / "mariage")
+    with pytest.raises(play.PlayAssetsError, match=r"make node_modules/\.installed"):
+        play.find_pyodide(tmp_path)
