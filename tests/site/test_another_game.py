@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from conftest import ROOT
-from helpers import with_plugin_options
+from helpers import site_languages, with_plugin_options
 from mariage.site.build.generate import generate
 from mariage.site.render.pages import SiteSource
 from mariage.site.read.project import Project

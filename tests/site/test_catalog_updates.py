@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import csv
 import io
-
+import re
 import shutil
 import subprocess
 import sys
@@ -22,6 +22,9 @@ ROOT = Path(__file__).resolve().parents[2]
 COPY = ["rules", "locales", "templates", "examples", "docs", "overrides", "mkdocs.yml",
         "babel.cfg", "mariage/site/build/generate.py"]
 OLD = "The numbers on these pages are not typed by hand"
+# A language the site does not have yet, for the new-language path (German was the example).
+UNLISTED = next(lang for lang in ("nl", "sv", "da", "cs")
+                if not (ROOT / "locales" / lang).exists())
 NEW = "The numbers on these pages are never typed by hand"
 
 
@@ -62,6 +65,20 @@ def test_two_updates_keep_the_previous_text_and_the_translation(project):
     assert "# | msgid" not in second
     assert subprocess.run(["msgfmt", "--check", "-o", "/dev/null",
                            str(catalogs.po_path("fr", project.locales))]).returncode == 0
+
+
+def test_an_update_with_nothing_new_changes_no_file(project):
+    translate.update(project)
+    files = [translate.pot_path(project)] + [catalogs.po_path(lang, project.locales)
+                                             for lang in project.languages()[1:]]
+    for path in files:      # a date of long ago, in the template and every catalog alike
+        text = path.read_text(encoding="utf-8")
+        path.write_text(re.sub(r'"POT-Creation-Date: [^"]*"',
+                               r'"POT-Creation-Date: 2000-01-01 00:00+0000\\n"', text),
+                        encoding="utf-8")
+    before = [path.read_bytes() for path in files]
+    translate.update(project)
+    assert [path.read_bytes() for path in files] == before
 
 
 def test_update_notes_the_site_path_of_each_message(project):
@@ -118,41 +135,42 @@ def test_an_unlisted_catalog_stops_the_build_and_init_completes_it(project):
     """A catalog written without `init` (Weblate's "start new translation" writes one): the
     site refuses it, saying to run init, and every other language's check goes on; init then
     keeps the catalog and adds the termbase and the mkdocs.yml entry."""
-    made = catalogs.po_path("de", project.locales)
+    made = catalogs.po_path(UNLISTED, project.locales)
     made.parent.mkdir(parents=True)
-    made.write_text(_po(project, "it").replace('"Language: it\\n"', '"Language: de\\n"'),
+    made.write_text(_po(project, "it").replace('"Language: it\\n"', f'"Language: {UNLISTED}\\n"'),
                     encoding="utf-8")
     with pytest.raises(SourceError) as refused:
         SiteSource(root=project.root, locales=project.locales).languages()
-    assert "de/LC_MESSAGES/messages.po" in str(refused.value)
-    assert "run `mariage catalogs init de`" in str(refused.value)
+    assert f"{UNLISTED}/LC_MESSAGES/messages.po" in str(refused.value)
+    assert f"run `mariage catalogs init {UNLISTED}`" in str(refused.value)
     run = subprocess.run([sys.executable, "-m", "mariage.cli", "--project", str(project.root),
                           "catalogs", "check", "fr"], cwd=ROOT, capture_output=True, text=True)
     assert run.returncode == 0 and run.stdout == "fr: ok\n", run.stderr
     before = made.read_bytes()
-    written = translate.init(project, "de")
+    written = translate.init(project, UNLISTED)
     assert made.read_bytes() == before and made not in written
-    assert project.languages()[-1] == "de"
+    assert project.languages()[-1] == UNLISTED
 
 
 def test_a_registered_language_without_catalog_is_an_error(project):
-    _register(project, "de")
+    _register(project, UNLISTED)
     with pytest.raises(SourceError) as refused:
         project.languages()
-    assert "mkdocs.yml" in str(refused.value) and "mariage catalogs init de" in str(refused.value)
+    assert "mkdocs.yml" in str(refused.value)
+    assert f"mariage catalogs init {UNLISTED}" in str(refused.value)
 
 
 def test_a_language_below_the_threshold_is_not_published(project):
     """A new language with 1 of 455 messages translated: 0 % < 80 %, left out, and said."""
-    translate.init(project, "de")
-    path = catalogs.po_path("de", project.locales)
+    translate.init(project, UNLISTED)
+    path = catalogs.po_path(UNLISTED, project.locales)
     path.write_text(path.read_text(encoding="utf-8").replace(
-        'msgid "Glossary"\nmsgstr ""', 'msgid "Glossary"\nmsgstr "Glossar"'), encoding="utf-8")
+        'msgid "Glossary"\nmsgstr ""', 'msgid "Glossary"\nmsgstr "Woordenlijst"'), encoding="utf-8")
     source = SiteSource(root=project.root, locales=project.locales)
-    assert source.configured_languages() == Project.find(ROOT).languages() + ["de"]
-    assert "de" not in source.languages()
-    assert source.unpublished()["de"].endswith("): not published (below 80 %)")
-    assert "de" in SiteSource(root=project.root, locales=project.locales,
+    assert source.configured_languages() == Project.find(ROOT).languages() + [UNLISTED]
+    assert UNLISTED not in source.languages()
+    assert source.unpublished()[UNLISTED].endswith("): not published (below 80 %)")
+    assert UNLISTED in SiteSource(root=project.root, locales=project.locales,
                               min_translated=0).languages()
 
 

@@ -52,7 +52,7 @@ def _complete(po: Path, lang: str) -> None:
     """Fill the fixture's messages that the shipped catalog leaves untranslated or fuzzy."""
     with po.open("rb") as handle:
         catalog = read_po(handle, locale=lang)
-    for (context, msgid), text in FIXTURE[lang].items():
+    for (context, msgid), text in FIXTURE.get(lang, {}).items():
         message = catalog.get(msgid, context=context)
         assert message is not None, f"{msgid!r} is not in the catalog: run `mariage catalogs update`"
         if not message.string or message.fuzzy:

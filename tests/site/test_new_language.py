@@ -6,6 +6,7 @@ the catalog rules CI applies, and `MARIAGE_LANGS=de mkdocs serve` shows it as a 
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import socket
 import subprocess
@@ -40,10 +41,24 @@ GERMAN = {
 
 
 def _copy(dest: Path) -> Path:
+    """The project as it was before German: the new language's catalog, termbase, mkdocs.yml
+    entry and README badge left out, should the project have them."""
     for name in COPY:
         src = ROOT / name
         (shutil.copytree if src.is_dir() else shutil.copy)(src, dest / name)
+    shutil.rmtree(dest / "locales" / "de", ignore_errors=True)
+    (dest / "mkdocs.yml").write_text(_without_german((ROOT / "mkdocs.yml").read_text(
+        encoding="utf-8")), encoding="utf-8")
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    (dest / "README.md").write_text(readme.replace(f"{BADGE}\n", ""), encoding="utf-8")
     return dest
+
+
+BADGE = "![de](https://mariage.invalid/assets/badges/de.svg)"
+
+
+def _without_german(config: str) -> str:
+    return re.sub(r"^ *- locale: de\n *name: Deutsch\n *build: true\n", "", config, flags=re.M)
 
 
 def _translate(po: Path, table: dict[str, str]) -> None:
@@ -81,15 +96,14 @@ def test_init_writes_catalog_termbase_and_mkdocs_entry(german):
     assert list(entry) == list(termbase.CONCEPTS)
     assert all(v == {"term": "", "forms": []} for v in entry.values())
     assert termbase.load_terms("de", project / "locales") == {}     # nothing chosen yet
-    assert "![de](https://mariage.invalid/assets/badges/de.svg)" in \
-        (project / "README.md").read_text(encoding="utf-8")
+    assert BADGE in (project / "README.md").read_text(encoding="utf-8")
 
 
 def test_init_keeps_every_line_and_comment_of_mkdocs_yml(german):
     """The entry is three lines added after the last language; every other line, comments
     included, is the original's, in order."""
     project, _ = german
-    before = (ROOT / "mkdocs.yml").read_text(encoding="utf-8").splitlines()
+    before = _without_german((ROOT / "mkdocs.yml").read_text(encoding="utf-8")).splitlines()
     after = (project / "mkdocs.yml").read_text(encoding="utf-8").splitlines()
     at = next(i for i, (old, new) in enumerate(zip(before, after)) if old != new)
     assert [line.strip() for line in after[at:at + 3]] == ["- locale: de", "name: Deutsch",
@@ -199,6 +213,7 @@ def test_a_half_filled_concept_is_named(tmp_path):
     """A skeleton concept with a term but no forms (or the reverse) is a mistake, by line."""
     locales = tmp_path / "locales"
     shutil.copytree(ROOT / "locales", locales)
+    shutil.rmtree(locales / "de", ignore_errors=True)       # the project as it was before German
     path = termbase.language_path("de", locales)
     path.parent.mkdir()
     path.write_text(termbase.skeleton("de", locales).replace(

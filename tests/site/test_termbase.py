@@ -25,7 +25,7 @@ FIXTURE = {
     "stock": ("mazo", ["mazo"]), "indicator": ("muestra", ["muestra"]),
     "close": ("cerrar", ["cerr", "cierr"]), "exhausted": ("agotado", ["agot"]),
     "marriage": ("matrimonio", ["matrimonio"]), "declare": ("cantar", ["cant"]),
-    "claim": ("reclamar", ["reclam"]), "card_points": ("tantos", ["tanto"]),
+    "claim": ("reclamar", ["reclam", "se … planta"]), "card_points": ("tantos", ["tanto"]),
     "game_points": ("piedras", ["piedra"]), "closer": ("cerrador", ["cerrador"]),
     "rate": ("tarifa", ["tarifa"]),
     "hand": ("partida", ["partida"]),
@@ -107,6 +107,15 @@ CASES = [
     ("Game points add up.", "Los puntos se suman.", ["'game points'"]),
     ("superbly", "sin palabras", []),
     ("It leads nowhere.", "No sale.", []),
+    # a split form (a separable verb, German "meldet sich … ab"): its parts in order, in one
+    # clause, the last a whole word
+    ("She claims.", "Se planta.", []),
+    ("She claims.", "Se planta con %(points)s.", []),
+    ("She claims.", "Se va. Planta.", ["'claim'"]),
+    ("She claims.", "Se va, planta.", ["'claim'"]),
+    ("She claims.", "Planta se.", ["'claim'"]),
+    ("She claims.", "Se plantará.", ["'claim'"]),
+    ("The stock is open.", "Se planta el mazo.", ["'reclamar', the term reserved"]),
     ("The hand ends.", "La partida termina.", []),                     # issue 22: hand = the deal
     ("The hand ends.", "Termina la mano.", ["'hand'"]),
     ("Hands are scored one by one.", "Las partidas se puntúan una a una.", []),

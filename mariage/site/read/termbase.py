@@ -34,6 +34,7 @@ CONCEPTS = ("trick", "lead", "follow_suit", "beat", "trump_in", "discard", "stoc
 # open an attribute list, `{: onmouseover=… }`), and nothing invisible or reordering.
 _MARKUP = re.compile(r"[<>|*_`\\[\]{}#!&=:\"]")
 LIMIT = 64 << 10          # bytes: a termbase is a few kilobytes
+SPLIT = "…"   # joins the parts of a split form: "meldet sich … ab"
 _PLACEHOLDER = re.compile(r"%\(\w+\)[sd]|\{\{.*?\}\}")
 
 
@@ -61,7 +62,16 @@ class Term:
 
     def used_in(self, text: str) -> bool:
         """Whether the translation holds one of the stems at the start of a word."""
-        return any(re.search(rf"(?<!\w){re.escape(f)}", text, re.I) for f in self.forms)
+        return any(re.search(_form_pattern(f), text, re.I) for f in self.forms)
+
+
+def _form_pattern(form: str) -> str:
+    """A stem at the start of a word; a split form such as German "spielt … aus" (a separable
+    verb) matches its parts in order within one clause, the last part a whole word."""
+    parts = [re.escape(p.strip()) for p in form.split(SPLIT)]
+    if len(parts) == 1:
+        return rf"(?<!\w){parts[0]}"
+    return r"(?<!\w)" + r"[^.!?,;:]*?(?<!\w)".join(parts) + r"(?!\w)"
 
 
 def source_path(locales: Path) -> Path:
