@@ -263,8 +263,8 @@ SIXTY_SIX_DECK = ["Ah", "9s", "Kc", "Jh", "Qd", "Jd", "Qc", "Jc", "10c", "9h", "
     (False, False),     # the teaching profile and Schnapsen: the close follows the draw
 ])
 def test_closing_before_the_draw(before_drawing, allowed):
-    profile = SIXTY_SIX.replace(closing=msgspec.structs.replace(SIXTY_SIX.closing,
-                                                                before_drawing=before_drawing))
+    profile = SIXTY_SIX.replace(closing=dataclasses.replace(SIXTY_SIX.closing,
+                                                              before_drawing=before_drawing))
     hand = play(Hand(SIXTY_SIX_DECK, dealer="A", profile=profile), "B play Ah", "A play Jh")
     assert {"10s"} <= {str(c) for c in hand.holding("B")} and hand.stock_size == 10
     if not allowed:
