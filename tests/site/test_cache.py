@@ -21,7 +21,7 @@ ROOT = Path(__file__).resolve().parents[2]
 COPY = ["rules", "locales", "templates", "examples", "docs", "overrides", "mkdocs.yml",
         "babel.cfg", "Makefile"]
 FR = Path("locales/fr/LC_MESSAGES/messages.po")
-MSGID = 'msgid "The numbers on these pages are not typed by hand'
+MSGID = 'msgid "No number on these pages is typed in'
 
 
 def _tree(folder: Path) -> dict[str, bytes]:
