@@ -31,7 +31,7 @@ COPY = ["rules", "locales", "templates", "examples", "docs", "overrides", "mkdoc
 GERMAN = {
     "Tutorial": "Anleitung", "Variants": "Varianten", "Worked examples": "Durchgespielte Beispiele",
     "Reference": "Nachschlagen", "Mariage, the rules": "Mariage, die Regeln",
-    "Position": "Stellung", "Player": "Spieler", "Cards in hand": "Karten auf der Hand",
+    "Position": "Stellung", "Player": "Spieler", "Cards held": "Karten auf der Hand",
     "Tricks": "Stiche", "Topic": "Thema", "Penalties": "Strafen",
     "Rule": "Regel", "Result": "Ergebnis", "Natural end": "Natürliches Ende", "First step": "Erster Schritt",
     "Previous step": "Vorheriger Schritt", "Next step": "Nächster Schritt",
