@@ -82,7 +82,7 @@ def test_the_sheet_on_the_page_is_the_engines():
 
 
 @pytest.mark.parametrize("old,new,words", [
-    ("first_dealer: B", "first_dealer: C", ["score-sheet.yaml", "unknown dealer"]),
+    ("first_dealer: B", "first_dealer: C", ["score-sheet.yaml", "first_dealer", "A or B"]),
     ("actions: [A play Jd, B play Kc", "actions: [B play Jd, B play Kc", ["score-sheet.yaml", "hand 1 does not replay"]),
     ("first_dealer: B", "dealer: B", ["score-sheet.yaml", "one game record"]),
 ])
