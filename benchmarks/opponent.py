@@ -3,7 +3,7 @@ sampled close now and then) and once it is closed or exhausted (perfect-informat
 over the double-dummy solver). The Play page runs the same code in Pyodide, a few times slower,
 while the reader waits: the target is a strict-play decision within TARGET seconds here.
 
-Run: `python benchmarks/opponent.py [--hands N]` (seeded hands against random play).
+Run: `python benchmarks/opponent.py [--hands N] [--quick]` (seeded hands against random play).
 """
 
 from __future__ import annotations
@@ -24,7 +24,10 @@ TARGET = 0.5          # seconds, worst strict-play decision on one core of the d
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--hands", type=int, default=100)
+    parser.add_argument("--quick", action="store_true", help="two hands")
     args = parser.parse_args()
+    if args.quick:
+        args.hands = 2
     profile = default_profile()
     times: dict[str, list[float]] = {"open": [], "strict": []}
     for seed in range(args.hands):

@@ -27,7 +27,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 COPY = ["rules", "locales", "templates", "examples", "docs", "overrides", "mkdocs.yml"]
 FR = Path("locales/fr/LC_MESSAGES/messages.po")
-MSGID = 'msgid "The numbers on these pages are not typed by hand'
+MSGID = 'msgid "No number on these pages is typed in'
 TIMEOUT = 120.0
 
 
@@ -117,15 +117,15 @@ def main() -> None:
                 # no digit in the text: a number the English does not state is refused (the numbers check)
                 mark, size = f"édition {chr(ord('a') + n % 26)} du traducteur", log.stat().st_size
                 started, before = time.perf_counter(), cpu_seconds(server.pid)
-                set_msgstr(project / FR, f"Les nombres de ces pages ({mark}) sont calculés.")
+                set_msgstr(project / FR, f"Aucun nombre de ces pages ({mark}) n’est saisi.")
                 seconds.append(wait_for(url, mark, started))
                 cpu.append(cpu_seconds(server.pid) - before)
                 time.sleep(3)      # a second rebuild, if any, would start by now
                 counts.append(rebuilds(log, size))
             size = log.stat().st_size
-            set_msgstr(project / FR, "Les nombres [voir](https://evil.example/)")
+            set_msgstr(project / FR, "Aucun nombre [voir](https://evil.example/)")
             started = time.perf_counter()
-            english = wait_for(url, '<span lang="en">The numbers on these pages', started)
+            english = wait_for(url, '<span lang="en">No number on these pages', started)
             answered = fetch(url, timeout=10) is not None
             others = {lang: fetch(url.replace("/fr/", f"/{lang}/")) is not None
                       for lang in served_languages(project, args.langs)}

@@ -63,6 +63,13 @@ def _naive_replay(out: str) -> None:
     assert naive and naive == [json.loads(line) for line in ours.splitlines()]
 
 
+def _opponent(out: str) -> None:
+    figures = _json(out)
+    assert figures["hands"] == 2 and figures["open_decisions"] > 0
+    assert figures["strict_decisions"] > 0 and figures["strict_worst_seconds"] > 0
+    assert isinstance(figures["met"], bool)
+
+
 def _replay_cli(out: str) -> None:
     figures = _json(out)
     assert figures["records"] == 200 and figures["speed_ratio_cpu"] > 0
@@ -75,7 +82,7 @@ def _serve(out: str) -> None:
     assert figures["every_language_served"]
     first, last = figures["search_entries_first_and_last"]
     assert first == last > 0
-    assert figures["search_index_languages"] == ["en", "es", "fr", "it", "pt"]
+    assert figures["search_index_languages"] == ["de", "en", "es", "fr", "it", "pt"]
     assert figures["broken_catalog"] == {**figures["broken_catalog"], "requests_answer": True,
                                          "log_names_the_line": True}
 
@@ -88,7 +95,7 @@ def _solver(out: str) -> None:
 CHECKS: dict[str, Callable[[str], None]] = {
     "build.py": _build, "engine.py": _engine, "figures.py": _figures, "hostile.py": _hostile,
     "input_limits.py": _input_limits, "mutants.py": _mutants, "naive_replay.py": _naive_replay,
-    "replay_cli.py": _replay_cli, "serve.py": _serve, "solver.py": _solver,
+    "opponent.py": _opponent, "replay_cli.py": _replay_cli, "serve.py": _serve, "solver.py": _solver,
 }
 
 
