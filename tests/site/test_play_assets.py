@@ -4,7 +4,10 @@ Pyodide stops the build with the command that installs it."""
 
 from __future__ import annotations
 
+import html
 import json
+import random
+import re
 import zipfile
 
 import pytest
@@ -12,6 +15,7 @@ import pytest
 from conftest import PROFILES
 from mariage.engine.profile import load_profile
 from mariage.site.build import play
+from mariage.site.render.pages import SiteSource, render_site
 
 
 def _profiles() -> list[str]:
@@ -56,3 +60,27 @@ def test_a_missing_pyodide_names_the_command_that_installs_it(tmp_path, monkeypa
     monkeypatch.setattr(play, "_SOURCE", tmp_path / "elsewhere" / "mariage")
     with pytest.raises(play.PlayAssetsError, match=r"make node_modules/\.installed"):
         play.find_pyodide(tmp_path)
+
+
+def _event_kinds(path, seeds: range) -> set[str]:
+    """Every kind of event the Play table reports in whole hands of random legal play."""
+    from mariage.play.table import Table
+    kinds: set[str] = set()
+    for seed in seeds:
+        table, rng = Table(load_profile(path), seed), random.Random(seed)
+        kinds |= {e["kind"] for e in table.start()["events"]}
+        while not table.hand.is_over:
+            action = rng.choice([str(a) for a in table.hand.legal_actions()])
+            kinds |= {e["kind"] for e in table.act(action)["events"]}
+    return kinds
+
+
+def test_the_play_page_has_a_caption_for_every_event_the_table_reports():
+    """A missing caption stops the page mid-hand (play.js fills an undefined template)."""
+    kinds = set().union(*(_event_kinds(path, range(12)) for path in PROFILES))
+    assert {"close_before", "marriage_held", "exchange", "claim"} <= kinds   # the options played
+    pages = [p for p in render_site(SiteSource()) if p.path == "play.md"]
+    assert pages
+    for page in pages:
+        data = json.loads(html.unescape(re.search(r"data-play-data='(.*?)'", page.text).group(1)))
+        assert kinds <= set(data["captions"]), (page.lang, kinds - set(data["captions"]))
