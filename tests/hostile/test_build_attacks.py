@@ -298,7 +298,7 @@ def test_NC2_NC3_C41_a_translation_is_escaped_once(tmp_path):
     shutil.copytree(ROOT / "locales", locales)
     po = locales / "fr/LC_MESSAGES/messages.po"
     text = po.read_text(encoding="utf-8")
-    for msgid, msgstr in (("Cards in hand", "Cartes & main"),
+    for msgid, msgstr in (("Cards held", "Cartes & main"),
                           ("Copied to clipboard", "Copié & c'est \\\"fait\\\""),
                           ("A whole hand, trick by trick", "L'exemple \\\"donne\\\" & co, levée")):
         start = text.index("msgstr", text.index(f'msgid "{msgid}"'))

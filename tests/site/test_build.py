@@ -77,9 +77,9 @@ def test_markup_in_a_catalog_never_reaches_the_built_site(project):
     (`--strict` fails) and the English text stands in, tagged lang="en"."""
     po = project / "locales/fr/LC_MESSAGES/messages.po"
     original = po.read_text(encoding="utf-8")
-    attacks = {"Tutorial": "<img src=x onerror=alert(1)>",
-               "Frequently asked questions": "<script>alert(2)</script>",
-               "This page does not exist. Start again from the home page:": "<b onclick=alert(3)>"}
+    attacks = {"Tutorial": "<img src=x onerror=alert(document.domain)>",
+               "Frequently asked questions": "<script>alert(document.cookie)</script>",
+               "This page does not exist. Start again from the home page:": "<b onclick=alert(origin)>"}
     text = original
     for msgid, attack in attacks.items():
         text = re.sub(rf'(msgid "{re.escape(msgid)}"\nmsgstr ")[^"]*"', rf'\g<1>{attack}"', text, count=1)

@@ -53,10 +53,10 @@ def test_a_catalog_cannot_inject_markup(locales_copy):
 
 def test_a_plain_angle_bracket_in_a_translation_is_escaped(locales_copy):
     _set_translation(locales_copy, "fr", "Origins: marriages before sixty-six",
-                     "Origines : 1 < 2 & 3")
+                     "Origines : les mariages < le Soixante-six & co")
     page = next(p for p in render_site(SiteSource(locales=locales_copy))
                 if p.lang == "fr" and p.path == "tutorial/01-origins.md")
-    assert "# Origines : 1 &lt; 2 &amp; 3" in page.text
+    assert "# Origines : les mariages &lt; le Soixante-six &amp; co" in page.text
 
 
 def test_rank_and_suit_names_are_spoken_in_the_page_language(locales_copy):
