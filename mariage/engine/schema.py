@@ -27,14 +27,6 @@ RANK = r"\A(?:[A-Z]|[1-9][0-9]?)\Z"
 SUIT_CODE = r"\A[a-z]\Z"
 SYMBOL = r"\A(?:[A-Za-z]|[^\x00-\x7f])\Z"
 ONE_WORD = r"\A[^\W_]+\Z"
-
-# Strings that pages print: plain words only, so no profile can put Markdown or HTML (a link,
-# an image, emphasis, an attribute list) on a page. \A...\Z: `$` would allow a final newline.
-WORDS = r"\A(?:[^\W_]|[ \-'’.,])+\Z"
-RANK = r"\A(?:[A-Z]|[1-9][0-9]?)\Z"
-SUIT_CODE = r"\A[a-z]\Z"
-SYMBOL = r"\A(?:[A-Za-z]|[^\x00-\x7f])\Z"
-ONE_WORD = r"\A[^\W_]+\Z"
 SOURCE_ID = r"\A[A-Za-z0-9-]+\Z"
 # A title is shown as a link's text or a list item's: no Markdown mark, brace or control.
 SOURCE_TITLE = r"\A[^\[\]<>`*_{}|\\\x00-\x1f\x7f]+\Z"
