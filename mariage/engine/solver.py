@@ -12,8 +12,8 @@ or R18.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import NamedTuple, Sequence
 
-from .cards import bits
 from .errors import MariageError
 from .hand import Hand
 
@@ -34,15 +34,16 @@ class Solution:
         return {"winner": self.winner, "game_points": self.game_points, "line": list(self.line)}
 
 
-@dataclass(frozen=True)
-class _State:
-    """What the rest of the hand depends on: hands, who leads, the card led, points, tricks."""
+class _State(NamedTuple):
+    """What the rest of the hand depends on: hands, who leads, the card led, points, whether
+    each player has won a trick (all R12, R15 and R16 read of tricks). A plain tuple, so the
+    state is its own transposition-table key."""
 
     held: tuple[int, int]
     leader: int
     led: int | None
     points: tuple[int, int]
-    tricks: tuple[int, int]
+    won: tuple[bool, bool]
     pending: tuple[int, int] = (0, 0)    # R12 option: marriage bonuses waiting for a trick
     declared: int = 0                    # R12: suits whose marriage was declared (bit per suit)
     marrying: int | None = None          # R12: the suit just declared; its K or Q is led next
@@ -51,6 +52,8 @@ class _State:
     def to_act(self) -> int:
         return self.leader if self.led is None else self.leader ^ 1
 
+
+_new = tuple.__new__     # a child state without the named constructor's Python frame: the hot path
 
 MAX_CARDS = 12     # in the larger hand: 12 cards take seconds, 15 minutes and a gigabyte
 
@@ -79,7 +82,10 @@ class Solver:
         # Each suit's K+Q mask (R12), and whether the profile lets a marriage be declared now
         self._marriages = [hand._marriage_mask(suit) for suit in range(len(hand.deck.suits))]
         self._may_marry = not self._options.marriage_needs_open_stock
-        self._table: dict[tuple[object, ...], tuple[int, int]] = {}
+        self._table: dict[_State, tuple[int, int]] = {}
+        # the cards of a mask, most points first (ties: lowest index), as ("play", card) moves
+        self._plays: dict[int, tuple[tuple[str, int], ...]] = {}
+        self._by_points = sorted(range(self.deck.size), key=lambda c: -self.deck.points[c])
         self.nodes = 0
         # Beyond any score: no hand is worth more game points than the profile's highest rate.
         self._wide = max(hand.profile.rates.values()) + 1
@@ -87,9 +93,21 @@ class Solver:
     def solve(self) -> Solution:
         if self.hand.outcome is not None:
             return self._solution(self._outcome_value(), [])
-        state = self._root()
-        value = self._search(state, -self._wide, self._wide)
-        return self._solution(value, self._line(state, value))
+        value = self.score()
+        return self._solution(value, self._line(self._root(), value))
+
+    def score(self) -> int:
+        """A's game points minus B's under perfect play, without the line `solve` adds."""
+        if self.hand.outcome is not None:
+            return self._outcome_value()
+        return self._search(self._root(), -self._wide, self._wide)
+
+    def reaches(self, target: int) -> bool:
+        """Whether perfect play gives A at least `target` game points more than B: a search in
+        the null window (target - 1, target), which cuts far more than the exact value does."""
+        if self.hand.outcome is not None:
+            return self._outcome_value() >= target
+        return self._search(self._root(), target - 1, target) >= target
 
     def values(self) -> dict[str, int]:
         """Each action open to the player to act, in the record notation, with its value under
@@ -112,15 +130,16 @@ class Solver:
         h = self.hand
         return _State(held=(h._held[0], h._held[1]), leader=h._leader, led=h._led,
                       points=(h.points(self.players[0]), h.points(self.players[1])),
-                      tricks=(h._tricks[0], h._tricks[1]), pending=(h._pending[0], h._pending[1]),
+                      won=(h._tricks[0] > 0, h._tricks[1] > 0),
+                      pending=(h._pending[0], h._pending[1]),
                       declared=h._declared, marrying=h._marriage_suit if h._led is None else None)
 
-    def _moves(self, s: _State) -> list[tuple[str, int]]:
+    def _moves(self, s: _State) -> Sequence[tuple[str, int]]:
         """("play", card), ("marriage", suit), ("claim", 0), ("pass", 0), likeliest best first."""
         seat = s.to_act
         if s.led is None:
             held = s.held[seat] if s.marrying is None else s.held[seat] & self._marriages[s.marrying]
-            plays = [("play", c) for c in sorted(bits(held), key=lambda c: -self.deck.points[c])]
+            plays = list(self._plays_of(held))
             enough = s.points[seat] >= self.profile.thresholds.claim
             claim = [("claim", 0)] if enough or self._false_claims else []
             ends = claim + ([("pass", 0)] if not (s.held[0] | s.held[1]) else [])
@@ -128,8 +147,14 @@ class Solver:
             if not enough:
                 return marry + plays + ends
             return ends + marry + plays
-        return [("play", c) for c in sorted(bits(self._answers(s)),
-                                             key=lambda c: -self.deck.points[c])]
+        return self._plays_of(self._answers(s))
+
+    def _plays_of(self, mask: int) -> tuple[tuple[str, int], ...]:
+        plays = self._plays.get(mask)
+        if plays is None:
+            plays = self._plays[mask] = tuple(("play", c) for c in self._by_points
+                                              if mask >> c & 1)
+        return plays
 
     def _answers(self, s: _State) -> int:
         """R9: follow suit and beat if able, else trump if able, else any card."""
@@ -145,7 +170,7 @@ class Solver:
     def _can_marry(self, s: _State) -> list[int]:
         """R12: the suits the player on lead may declare now (none where the profile says so)."""
         seat = s.leader
-        if not self._may_marry or s.marrying is not None or (not s.tricks[seat] and
+        if not self._may_marry or s.marrying is not None or (not s.won[seat] and
                                       self._options.marriage_before_trick == "forbidden"):
             return []
         return [suit for suit, pair in enumerate(self._marriages)
@@ -155,37 +180,39 @@ class Solver:
         """R12: the marriage declared; its bonus counts now, or once a trick is won."""
         seat, bonus = s.leader, self.profile.marriage_bonus(suit == self.hand.trump)
         points, pending = list(s.points), list(s.pending)
-        if s.tricks[seat]:
+        if s.won[seat]:
             points[seat] += bonus
         else:
             pending[seat] += bonus
-        return _State(s.held, s.leader, None, (points[0], points[1]), s.tricks,
+        return _State(s.held, s.leader, None, (points[0], points[1]), s.won,
                       (pending[0], pending[1]), s.declared | 1 << suit, suit)
 
     def _child(self, s: _State, card: int) -> _State:
-        seat = s.to_act
-        held = list(s.held)
-        held[seat] ^= 1 << card
-        if s.led is None:
-            return _State((held[0], held[1]), s.leader, card, s.points, s.tricks, s.pending,
-                          s.declared)
-        deck, led = self.deck, s.led
+        held, led = s.held, s.led
+        if led is None:
+            held = (held[0] ^ 1 << card, held[1]) if s.leader == 0 else \
+                (held[0], held[1] ^ 1 << card)
+            return _new(_State, (held, s.leader, card, s.points, s.won, s.pending, s.declared,
+                                 None))
+        deck, seat = self.deck, s.leader ^ 1
+        held = (held[0] ^ 1 << card, held[1]) if seat == 0 else (held[0], held[1] ^ 1 << card)
         winner = seat if deck.beats[self.hand.trump][led][card] else s.leader   # R6
-        points, tricks, pending = list(s.points), list(s.tricks), list(s.pending)
-        points[winner] += deck.points[led] + deck.points[card] + pending[winner]
-        pending[winner] = 0
-        tricks[winner] += 1
-        return _State((held[0], held[1]), winner, None, (points[0], points[1]),
-                      (tricks[0], tricks[1]), (pending[0], pending[1]), s.declared)
+        taken = deck.points[led] + deck.points[card] + s.pending[winner]
+        points, pending = s.points, s.pending
+        if winner == 0:
+            return _new(_State, (held, 0, None, (points[0] + taken, points[1]), (True, s.won[1]),
+                                 (0, pending[1]), s.declared, None))
+        return _new(_State, (held, 1, None, (points[0], points[1] + taken), (s.won[0], True),
+                             (pending[0], 0), s.declared, None))
 
     # ----- the ends of the hand, as A's game points minus B's (R15-R18)
     def _claim(self, s: _State, seat: int) -> int:
         other, rates = seat ^ 1, self.profile.rates
         correct = s.points[seat] >= self.profile.thresholds.claim
-        false = rates.false_claim if rates.false_claim_no_trick is None or s.tricks[other] \
+        false = rates.false_claim if rates.false_claim_no_trick is None or s.won[other] \
             else rates.false_claim_no_trick                               # R16
         if self._closer is None:
-            won = (seat, self._rate(s.points[other], s.tricks[other] > 0)) if correct \
+            won = (seat, self._rate(s.points[other], s.won[other])) if correct \
                 else (other, false)
         elif seat == self._closer:
             assert self._closed_state is not None
@@ -214,7 +241,7 @@ class Solver:
             return 0
         fixed = self.profile.rates.natural_end                            # R17
         return _signed(winner, fixed if fixed is not None else
-                       self._rate(points[winner ^ 1], s.tricks[winner ^ 1] > 0))
+                       self._rate(points[winner ^ 1], s.won[winner ^ 1]))
 
     def _rate(self, loser_points: int, loser_has_trick: bool) -> int:
         return self.hand._rate_of(loser_points, loser_has_trick)       # R15, as the hand scores it
@@ -235,27 +262,31 @@ class Solver:
 
     def _search(self, s: _State, alpha: int, beta: int) -> int:
         self.nodes += 1
-        key = (s.held, s.leader, s.led, s.points, s.tricks[0] > 0, s.tricks[1] > 0, s.pending,
-               s.declared, s.marrying)
-        known = self._table.get(key)
+        known = self._table.get(s)
         if known is not None:
             value, bound = known
             if bound == _EXACT or (bound == _LOWER and value >= beta) \
                     or (bound == _UPPER and value <= alpha):
                 return value
         low, high = alpha, beta
-        maximizing = s.to_act == 0
+        maximizing = (s.leader if s.led is None else s.leader ^ 1) == 0
         best = -self._wide if maximizing else self._wide
         for move in self._moves(s):
-            value = self._value(s, move, alpha, beta)
+            verb, card = move
+            value = self._search(self._child(s, card), alpha, beta) if verb == "play" \
+                else self._value(s, move, alpha, beta)
             if maximizing:
-                best, alpha = max(best, value), max(alpha, value)
-            else:
-                best, beta = min(best, value), min(beta, value)
+                if value > best:
+                    best = value
+                    if value > alpha:
+                        alpha = value
+            elif value < best:
+                best = value
+                if value < beta:
+                    beta = value
             if alpha >= beta:
                 break
-        bound = _UPPER if best <= low else _LOWER if best >= high else _EXACT
-        self._table[key] = (best, bound)
+        self._table[s] = (best, _UPPER if best <= low else _LOWER if best >= high else _EXACT)
         return best
 
     def _line(self, s: _State, value: int) -> list[str]:
