@@ -24,7 +24,7 @@ from ...engine.actions import Action
 from ...engine.cards import deck_for
 from ...engine.hand import Hand
 from ...engine.profile import Profile
-from ...engine.solver import solve
+from ...engine.solver import Solver
 
 STUDY_DEALS = 1000
 STUDY_SEED = 1966          # any fixed seed: the page must be the same at every build
@@ -84,14 +84,15 @@ def close_study(profile: Profile, deals: int = STUDY_DEALS, seed: int = STUDY_SE
         hand, closer, points, trumps = closed
         band = next(b for b in bands if b[1] is None or points <= b[1])
         held = next(t for t in TRUMPS if t[1] is None or trumps <= t[1])
-        best = solve(hand, false_claims=False)
-        gain = best.game_points if best.winner == closer else -best.game_points
+        sign = 1 if closer == profile.players[0] else -1      # values are A's minus B's
+        gain = sign * Solver(hand, false_claims=False).score()
         cell = counts[(band, held)]
         cell[0] += 1
-        cell[1] += best.winner == closer
+        cell[1] += gain > 0
         cell[2] += gain
-        loose = solve(hand)
-        conceded += (loose.game_points if loose.winner == closer else -loose.game_points) < gain
+        # cheaper for the closer with false claims allowed? A null-window search says
+        conceded += not Solver(hand).reaches(gain) if sign == 1 \
+            else Solver(hand).reaches(1 - gain)
     return Study([Cell(low, high, trumps, *counts[((low, high), trumps)])
                   for low, high in bands for trumps in TRUMPS], conceded)
 
