@@ -13,6 +13,7 @@ import re
 import unicodedata
 from collections import Counter
 from dataclasses import dataclass
+from functools import lru_cache
 from pathlib import Path
 from typing import Callable
 
@@ -255,7 +256,12 @@ _STRUCTURE: list[tuple[str, re.Pattern[str]]] = [
 
 
 def structure(text: str) -> Counter[str]:
-    return Counter({name: len(pattern.findall(text)) for name, pattern in _STRUCTURE})
+    return Counter(_structure(text))
+
+
+@lru_cache(maxsize=8192)       # every catalog repeats the English texts: counted once each
+def _structure(text: str) -> dict[str, int]:
+    return {name: len(pattern.findall(text)) for name, pattern in _STRUCTURE}
 
 
 _BLOCK_START = _STRUCTURE[-1][0]

@@ -124,17 +124,20 @@ def stated(text: str, lang: str) -> dict[int, str]:
         if len(match.group(1)) > 1:
             found.setdefault(_roman(match.group(1)), match.group(1))
     values = _words(lang.split("_")[0])
-    for phrase in _phrases(text, values):
+    for phrase in _phrases(text, values, _first_words(lang.split("_")[0])):
         found.setdefault(values[phrase.lower()], phrase)
     return found
 
 
-def _phrases(text: str, values: dict[str, int]) -> list[str]:
+def _phrases(text: str, values: dict[str, int], firsts: frozenset[str]) -> list[str]:
     """The number words of a text, longest first where words join ("dix-huit", "sesenta y
     seis"): each run of up to four words is looked up, whole, in the language's words."""
     words = list(_WORD.finditer(text))
     found, i = [], 0
     while i < len(words):
+        if words[i].group(0).lower() not in firsts:    # no number word starts with it
+            i += 1
+            continue
         for n in range(min(4, len(words) - i), 0, -1):
             phrase = text[words[i].start():words[i + n - 1].end()]
             if phrase.lower() in values and _JOINED.fullmatch(phrase):
@@ -144,6 +147,13 @@ def _phrases(text: str, values: dict[str, int]) -> list[str]:
         else:
             i += 1
     return found
+
+
+@lru_cache(maxsize=None)
+def _first_words(lang: str) -> frozenset[str]:
+    """The first word of each of the language's number words ("dix" of "dix-huit"): a phrase
+    that starts with any other word is none of them."""
+    return frozenset(m.group(0) for m in map(_WORD.match, _words(lang)) if m)
 
 
 _WORD = re.compile(r"[^\W\d_]+")

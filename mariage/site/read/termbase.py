@@ -16,6 +16,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from dataclasses import dataclass
+from functools import lru_cache
 from pathlib import Path
 from typing import Any, Sequence
 
@@ -47,11 +48,7 @@ class Concept:
 
     def word_in(self, text: str) -> str | None:
         """The first of this concept's English forms the text uses, as a whole word."""
-        for form in self.english:
-            match = re.search(rf"(?<!\w){re.escape(form)}(?!\w)", text, re.I)
-            if match:
-                return match.group(0)
-        return None
+        return _first_word(self.english, text)
 
 
 @dataclass(frozen=True)
@@ -62,7 +59,27 @@ class Term:
 
     def used_in(self, text: str) -> bool:
         """Whether the translation holds one of the stems at the start of a word."""
-        return any(re.search(_form_pattern(f), text, re.I) for f in self.forms)
+        return any(_form_regex(f).search(text) for f in self.forms)
+
+
+# Every language's catalog has the same English texts: each is searched for a concept once.
+@lru_cache(maxsize=65536)
+def _first_word(forms: tuple[str, ...], text: str) -> str | None:
+    for form in forms:
+        match = _whole_word(form).search(text)
+        if match:
+            return match.group(0)
+    return None
+
+
+@lru_cache(maxsize=None)
+def _whole_word(form: str) -> re.Pattern[str]:
+    return re.compile(rf"(?<!\w){re.escape(form)}(?!\w)", re.I)
+
+
+@lru_cache(maxsize=None)
+def _form_regex(form: str) -> re.Pattern[str]:
+    return re.compile(_form_pattern(form), re.I)
 
 
 def _form_pattern(form: str) -> str:
