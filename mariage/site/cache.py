@@ -19,12 +19,15 @@ import os
 import pickle
 import subprocess
 import tempfile
+import time
 from collections import Counter
 from dataclasses import asdict, is_dataclass
 from functools import lru_cache
 from importlib import metadata
 from pathlib import Path
 from typing import Any, Callable, TypeVar
+
+from ..engine.schema import Profile, per_profile
 
 T = TypeVar("T")
 MAGIC = b"mariage-stage-cache 1"
@@ -38,9 +41,17 @@ def digest(*parts: Any) -> str:
     sha = hashlib.sha256()
     for part in parts:
         data = part if isinstance(part, bytes) else part.encode() if isinstance(part, str) \
-            else json.dumps(part, sort_keys=True, default=_plain, ensure_ascii=False).encode()
+            else _profile_json(part) if isinstance(part, Profile) else _json(part)
         sha.update(len(data).to_bytes(8, "big") + data)
     return sha.hexdigest()
+
+
+def _json(part: Any) -> bytes:
+    return json.dumps(part, sort_keys=True, default=_plain, ensure_ascii=False).encode()
+
+
+# Every page's key holds the profile: encoded once per (immutable) profile object
+_profile_json = per_profile(_json)
 
 
 def _plain(value: Any) -> Any:
@@ -58,11 +69,33 @@ def _plain(value: Any) -> Any:
 
 
 def file_digest(path: Path) -> str:
-    """The content hash of a file ('' when it does not exist)."""
+    """The content hash of a file ('' when it does not exist). A build asks for the same
+    catalogs' hashes on every page: a file seen with the same size, modification time and inode
+    is not read again, once its modification time is older than the clock's granularity (as
+    git's index does: a write in the same tick as the read could keep both)."""
     try:
-        return hashlib.sha256(path.read_bytes()).hexdigest()
+        before = path.stat()
     except FileNotFoundError:
         return ""
+    key = (str(path), before.st_mtime_ns, before.st_size, before.st_ino)
+    known = _FILE_DIGESTS.get(key)
+    if known is not None:
+        return known
+    try:
+        value = hashlib.sha256(path.read_bytes()).hexdigest()
+        after = path.stat()
+    except FileNotFoundError:
+        return ""
+    settled = after.st_mtime_ns < time.time_ns() - _TICK_NS
+    if settled and (after.st_mtime_ns, after.st_size, after.st_ino) == key[1:]:
+        if len(_FILE_DIGESTS) >= 4096:
+            _FILE_DIGESTS.pop(next(iter(_FILE_DIGESTS)))
+        _FILE_DIGESTS[key] = value
+    return value
+
+
+_FILE_DIGESTS: dict[tuple[str, int, int, int], str] = {}
+_TICK_NS = 50_000_000            # well above a file system's timestamp granularity
 
 
 @lru_cache(maxsize=1)
