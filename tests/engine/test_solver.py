@@ -9,7 +9,7 @@ from functools import lru_cache
 import pytest
 
 from mariage import Hand
-from mariage.engine.solver import OpenStockError, solve
+from mariage.engine.solver import OpenStockError, Solver, solve
 
 from engine.conftest import ALL_CARDS, RANKS, card_points
 from engine.test_invariants import Model
@@ -138,6 +138,18 @@ def test_solver_line_replays_legally_to_its_value(seed):
     assert end.outcome is not None, "a line goes on to the end of the hand"
     assert (end.outcome.winner, end.outcome.game_points) == (solution.winner,
                                                               solution.game_points)
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_score_and_the_null_window_test_agree_with_exhaustive_minimax(seed):
+    """score() is the value alone; reaches(t) answers "is A's value at least t?" with a
+    null-window search (the study's second solve, R16), on either side of the value."""
+    deck, dealer, actions = random_position(seed)
+    hand = Hand.replay(deck, actions, dealer=dealer)
+    value = minimax_value(deck, dealer, actions)
+    assert Solver(hand).score() == value
+    for target in range(-4, 5):
+        assert Solver(hand).reaches(target) is (value >= target), (target, value)
 
 
 def test_an_open_stock_is_refused():
