@@ -130,7 +130,7 @@ def test_a_partial_catalog_passes_what_ci_holds_every_catalog_to(german):
     project, _ = german
     config = Project.find(project)
     stats = catalogs.check_catalog("de", config.locales).stats()
-    assert stats.percent == 2 and stats.translated == len(GERMAN)
+    assert stats.translated == len(GERMAN) and 0 < stats.percent < 5      # a few messages of ~1,000
     for lang in config.languages()[1:]:
         assert catalog_verdict(config, lang) == [], lang
     # a mistake in the partial catalog is still one
