@@ -27,7 +27,7 @@ from importlib import metadata
 from pathlib import Path
 from typing import Any, Callable, TypeVar
 
-from ..engine.schema import Profile, per_profile
+from ..engine.schema import Profile
 
 T = TypeVar("T")
 MAGIC = b"mariage-stage-cache 1"
@@ -50,8 +50,19 @@ def _json(part: Any) -> bytes:
     return json.dumps(part, sort_keys=True, default=_plain, ensure_ascii=False).encode()
 
 
-# Every page's key holds the profile: encoded once per (immutable) profile object
-_profile_json = per_profile(_json)
+def _profile_json(profile: Profile) -> bytes:
+    """Every page's key holds the profile: encoded once per (immutable) profile object. Each
+    entry keeps its profile alive, so its id is not reused; a serve's rebuilds load new
+    profiles, so only the latest few are kept."""
+    entry = _PROFILES.get(id(profile))
+    if entry is None or entry[0] is not profile:
+        if len(_PROFILES) >= 8:
+            _PROFILES.pop(next(iter(_PROFILES)))
+        entry = _PROFILES[id(profile)] = (profile, _json(profile))
+    return entry[1]
+
+
+_PROFILES: dict[int, tuple[Profile, bytes]] = {}
 
 
 def _plain(value: Any) -> Any:
