@@ -2,6 +2,8 @@
 written by hand from rules/variants/*.yaml and the teaching profile."""
 
 import dataclasses
+import re
+
 import pytest
 
 from conftest import PROFILE, ROOT
@@ -134,14 +136,41 @@ def test_every_variant_page_states_the_same_numbers_in_every_language(site):
             assert numbers(text) == numbers(site[("en", path)]), f"{lang}/{path}"
 
 
-@pytest.mark.parametrize("slug,source", [
-    ("schnapsen", "- [pagat] [Keith Waclena and John McLeod, “Schnapsen”, pagat.com](https://www.pagat.com/marriage/schnaps.html)"),
-    ("schnapsen", "- [tjger] the rules in the help of the tjger Schnapsen program"),
-    ("sixty-six", "- [info] [“Schnapsen (66)”, schnapsen66.info](http://www.schnapsen66.info/)"),
-    ("house-rules", "- [es-page] “Cómo jugar”, Mariage (seeds/002, es)"),
+@pytest.mark.parametrize("lang,slug,source", [
+    ("en", "schnapsen", "- [pagat] Keith Waclena and John McLeod, [*Schnapsen*](https://www.pagat.com/marriage/schnaps.html), pagat.com"),
+    ("de", "schnapsen", "- [pagat] Keith Waclena und John McLeod, [*Schnapsen*](https://www.pagat.com/marriage/schnaps.html), pagat.com"),
+    ("fr", "schnapsen", "- [pagat] Keith Waclena et John McLeod, [*Schnapsen*]"),
+    ("en", "schnapsen", "- [tjger] *Schnapsen*, tjger: the rules in the program’s help"),
+    ("it", "schnapsen", "- [tjger] *Schnapsen*, tjger: le regole nella guida del programma"),
+    ("en", "sixty-six", "- [info] [*Schnapsen (66)*](http://www.schnapsen66.info/), schnapsen66.info"),
+    ("en", "sixty-six", "- [Foster] R. F. Foster, “Sixty-Six”, in *Foster’s Complete Hoyle*, 1897"),
+    ("de", "sixty-six", "- [Foster] R. F. Foster, „Sixty-Six“, in *Foster’s Complete Hoyle*, 1897"),
+    ("en", "house-rules", "- [es-page] “Cómo jugar”, in *Mariage* (Spanish)"),
+    ("es", "house-rules", "- [es-page] «Cómo jugar», en *Mariage* (español)"),
+    ("de", "house-rules", "- [it-page] „Come si gioca“, in *Mariage* (Italienisch)"),
 ])
-def test_each_variant_page_lists_its_sources(site, slug, source):
-    assert source in site[("en", f"variants/{slug}.md")]
+def test_each_variant_page_lists_its_sources(site, lang, slug, source):
+    assert source in site[(lang, f"variants/{slug}.md")]
+
+
+# Words the page adds around a source's published fields, in the English source: none of them
+# may reach a page in another language (the translator supplies them through the catalog).
+ENGLISH_AROUND = {"and", "the", "rules", "program’s", "help", "Spanish", "Italian"}
+
+
+@pytest.mark.parametrize("lang", site_languages()[1:])
+def test_a_source_list_adds_no_english_word_to_another_language(site, lang):
+    for slug, profile in SiteSource().variants():
+        text = site[(lang, f"variants/{slug}.md")]
+        lines = [line for line in text.splitlines()
+                 if any(line.startswith(f"- [{s.id}] ") for s in profile.sources)]
+        assert len(lines) == len(profile.sources), slug
+        for line, source in zip(lines, profile.sources):
+            rest = line.replace(source.url, " ") if source.url else line
+            for published in [source.title, source.part, source.where, *source.authors]:
+                rest = rest.replace(published or "\0", " ")
+            words = set(re.findall(r"[^\W\d_]+(?:’[^\W\d_]+)?", rest))
+            assert not words & ENGLISH_AROUND, (lang, slug, line)
 
 
 @pytest.mark.parametrize("slug,note", [
