@@ -60,9 +60,9 @@ def test_equal_values_are_not_listed_as_differences(site, slug, absent):
 
 
 @pytest.mark.parametrize("slug,fact", [
-    ("schnapsen", "| Exchange | the trump J for the indicator"),
+    ("schnapsen", "| Exchange | the trump jack for the indicator"),
     ("schnapsen", "| Deal | 5 cards each, in packets of 3 + 2; a stock of 10 cards"),
-    ("sixty-six", "| Exchange | the trump 9 for the indicator, by the player on lead while the stock is open, after winning a trick |"),
+    ("sixty-six", "| Exchange | the trump nine for the indicator, by the player on lead while the stock is open, after winning a trick |"),
     ("sixty-six", "| Natural end | the winner of the last trick adds 10, then the higher total wins; a tie scores nothing, and the winner of the next hand scores one game point more |"),
     # issue 23: the switches as the sources give them (pagat, Tompa; schnapsen66.info)
     ("schnapsen", "| Marriages | 20, or 40 in trumps, declared on lead, whether the stock is open, closed or exhausted; one declared before any trick counts once a trick is won |"),
@@ -78,9 +78,9 @@ def test_the_quick_reference_reads_the_variant_profile(site, slug, fact):
 
 
 @pytest.mark.parametrize("row", [
-    "| Mariage, the teaching profile | 32 (A 10 K Q J 9 8 7) | 6 (3 + 3) | 20 | trump 7 | 20 / 40 | +10 | from trick 2 | 1 / 2 / 3 | 7 |",
-    "| [Schnapsen](variants/schnapsen.md) (Schnapser, Snapszer, Šnapsr, Šnops) | 20 (A 10 K Q J) | 5 (3 + 2) | 10 | trump J | 20 / 40, also before a trick, also after the close | wins the hand | from trick 1 | 1 / 2 / 3 | 7 |",
-    "| [Sixty-Six](variants/sixty-six.md) (Sechsundsechzig) | 24 (A 10 K Q J 9) | 6 (3 + 3) | 12 | trump 9 | 20 / 40, also before a trick | +10 | from trick 1 | 1 / 2 / 3 | 7 |",
+    "| Mariage, the teaching profile | 32 (A 10 K Q J 9 8 7) | 6 (3 + 3) | 20 | trump seven | 20 / 40 | +10 | from trick 2 | 1 / 2 / 3 | 7 |",
+    "| [Schnapsen](variants/schnapsen.md) (Schnapser, Snapszer, Šnapsr, Šnops) | 20 (A 10 K Q J) | 5 (3 + 2) | 10 | trump jack | 20 / 40, also before a trick, also after the close | wins the hand | from trick 1 | 1 / 2 / 3 | 7 |",
+    "| [Sixty-Six](variants/sixty-six.md) (Sechsundsechzig) | 24 (A 10 K Q J 9) | 6 (3 + 3) | 12 | trump nine | 20 / 40, also before a trick | +10 | from trick 1 | 1 / 2 / 3 | 7 |",
 ])
 def test_the_history_page_compares_every_profile(site, row):
     assert row in site[("en", "history.md")]
