@@ -32,9 +32,11 @@ SOURCE_ID = r"\A[A-Za-z0-9-]+\Z"
 SOURCE_TITLE = r"\A[^\[\]<>`*_{}|\\\x00-\x1f\x7f]+\Z"
 # A URL is a link's target: no space, quote, bracket or parenthesis that would end it.
 SOURCE_URL = r"\A(?:https?://[^\s<>\"'()\[\]\\]+)?\Z"
+LANGUAGE = r"\A[a-z]{2,3}\Z"                       # an ISO 639 code, as Babel names languages
 PATTERNS = {
     SOURCE_ID: "letters, digits and - only",
     SOURCE_TITLE: "plain text (no [ ] < > ` * _ { } | \\ or control character)",
+    LANGUAGE: "a language code of two or three lower-case letters, such as es",
     SOURCE_URL: "an http:// or https:// address without spaces, quotes, brackets or parentheses",
     WORDS: "plain words (letters, digits, spaces and - ' . , only)",
     RANK: "a rank written as one capital letter or a number, such as K or 10",
@@ -261,11 +263,22 @@ class Options(Checked):
     closer_false_claim: Literal["closer_failed", "false_claim"] = "closer_failed"  # R18
 
 
+SourceText = Annotated[str, Limit(pattern=SOURCE_TITLE)]
+
+
 @dataclass(frozen=True)
 class Source(Checked):
-    """A source the profile's comments cite as [id]: its title as published, and where to read it."""
+    """A source the profile's comments cite as [id], as a reference list gives it. Each field is
+    as published (names, titles, site), never translated: the page writes the words around them
+    in the reader's language, so no field holds English prose."""
     id: Annotated[str, Limit(pattern=SOURCE_ID)]
-    title: Annotated[str, Limit(pattern=SOURCE_TITLE)]      # shown as a link's text
+    title: SourceText                                   # the work, page or program cited
+    authors: list[SourceText] = field(default_factory=list)
+    part: SourceText | None = None                      # the chapter or section of `title` cited
+    where: SourceText | None = None                     # the site, publisher or series
+    year: Annotated[int, Limit(ge=1)] | None = None
+    language: Annotated[str, Limit(pattern=LANGUAGE)] | None = None   # when not English
+    kind: Literal["text", "program"] = "text"           # "program": the rules in its help
     url: Annotated[str, Limit(pattern=SOURCE_URL)] = ""
 
 

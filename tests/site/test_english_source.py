@@ -311,7 +311,7 @@ def test_lists_and_percentages_follow_the_page_language(site):
 def test_a_generated_cell_says_with_only_once(english):
     row = next(line for line in english["variants/schnapsen.md"].split(" | Exchange | ")[1:2])
     # issue 23: Schnapsen exchanges at any open stock (pagat, Tompa), so no count is stated
-    assert row.startswith("the trump J for the indicator, by the player on lead while the stock is open |")
+    assert row.startswith("the trump jack for the indicator, by the player on lead while the stock is open |")
     assert "cards in the stock" not in row.split(" | ")[0]
 
 

@@ -84,3 +84,22 @@ def test_the_play_page_has_a_caption_for_every_event_the_table_reports():
     for page in pages:
         data = json.loads(html.unescape(re.search(r"data-play-data='(.*?)'", page.text).group(1)))
         assert kinds <= set(data["captions"]), (page.lang, kinds - set(data["captions"]))
+
+
+@pytest.mark.parametrize("lang,slug,button", [
+    ("en", "mariage", "Exchange the trump seven for the indicator"),      # R10: the 7 of 32 cards
+    ("en", "sixty-six", "Exchange the trump nine for the indicator"),     # 24 cards: 9 lowest
+    ("en", "schnapsen", "Exchange the trump jack for the indicator"),     # 20 cards: J lowest
+])
+def test_the_exchange_button_names_the_lowest_trump_of_the_rules_in_play(lang, slug, button):
+    page = next(p for p in render_site(SiteSource()) if p.path == "play.md" and p.lang == lang)
+    data = json.loads(html.unescape(re.search(r"data-play-data='(.*?)'", page.text).group(1)))
+    assert {p["slug"]: p["exchange"] for p in data["profiles"]}[slug] == button
+
+
+def test_every_language_names_each_profile_s_own_lowest_trump():
+    """Each language's button differs between packs whose lowest trumps differ (7, 9, J)."""
+    for page in (p for p in render_site(SiteSource()) if p.path == "play.md"):
+        data = json.loads(html.unescape(re.search(r"data-play-data='(.*?)'", page.text).group(1)))
+        buttons = {p["slug"]: p["exchange"] for p in data["profiles"]}
+        assert len({buttons["mariage"], buttons["sixty-six"], buttons["schnapsen"]}) == 3, page.lang

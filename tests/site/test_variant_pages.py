@@ -2,6 +2,8 @@
 written by hand from rules/variants/*.yaml and the teaching profile."""
 
 import dataclasses
+import re
+
 import pytest
 
 from conftest import PROFILE, ROOT
@@ -58,9 +60,9 @@ def test_equal_values_are_not_listed_as_differences(site, slug, absent):
 
 
 @pytest.mark.parametrize("slug,fact", [
-    ("schnapsen", "| Exchange | the trump J for the indicator"),
+    ("schnapsen", "| Exchange | the trump jack for the indicator"),
     ("schnapsen", "| Deal | 5 cards each, in packets of 3 + 2; a stock of 10 cards"),
-    ("sixty-six", "| Exchange | the trump 9 for the indicator, by the player on lead while the stock is open, after winning a trick |"),
+    ("sixty-six", "| Exchange | the trump nine for the indicator, by the player on lead while the stock is open, after winning a trick |"),
     ("sixty-six", "| Natural end | the winner of the last trick adds 10, then the higher total wins; a tie scores nothing, and the winner of the next hand scores one game point more |"),
     # issue 23: the switches as the sources give them (pagat, Tompa; schnapsen66.info)
     ("schnapsen", "| Marriages | 20, or 40 in trumps, declared on lead, whether the stock is open, closed or exhausted; one declared before any trick counts once a trick is won |"),
@@ -76,9 +78,9 @@ def test_the_quick_reference_reads_the_variant_profile(site, slug, fact):
 
 
 @pytest.mark.parametrize("row", [
-    "| Mariage, the teaching profile | 32 (A 10 K Q J 9 8 7) | 6 (3 + 3) | 20 | trump 7 | 20 / 40 | +10 | from trick 2 | 1 / 2 / 3 | 7 |",
-    "| [Schnapsen](variants/schnapsen.md) (Schnapser, Snapszer, Šnapsr, Šnops) | 20 (A 10 K Q J) | 5 (3 + 2) | 10 | trump J | 20 / 40, also before a trick, also after the close | wins the hand | from trick 1 | 1 / 2 / 3 | 7 |",
-    "| [Sixty-Six](variants/sixty-six.md) (Sechsundsechzig) | 24 (A 10 K Q J 9) | 6 (3 + 3) | 12 | trump 9 | 20 / 40, also before a trick | +10 | from trick 1 | 1 / 2 / 3 | 7 |",
+    "| Mariage, the teaching profile | 32 (A 10 K Q J 9 8 7) | 6 (3 + 3) | 20 | trump seven | 20 / 40 | +10 | from trick 2 | 1 / 2 / 3 | 7 |",
+    "| [Schnapsen](variants/schnapsen.md) (Schnapser, Snapszer, Šnapsr, Šnops) | 20 (A 10 K Q J) | 5 (3 + 2) | 10 | trump jack | 20 / 40, also before a trick, also after the close | wins the hand | from trick 1 | 1 / 2 / 3 | 7 |",
+    "| [Sixty-Six](variants/sixty-six.md) (Sechsundsechzig) | 24 (A 10 K Q J 9) | 6 (3 + 3) | 12 | trump nine | 20 / 40, also before a trick | +10 | from trick 1 | 1 / 2 / 3 | 7 |",
 ])
 def test_the_history_page_compares_every_profile(site, row):
     assert row in site[("en", "history.md")]
@@ -134,20 +136,48 @@ def test_every_variant_page_states_the_same_numbers_in_every_language(site):
             assert numbers(text) == numbers(site[("en", path)]), f"{lang}/{path}"
 
 
-@pytest.mark.parametrize("slug,source", [
-    ("schnapsen", "- [pagat] [Keith Waclena and John McLeod, “Schnapsen”, pagat.com](https://www.pagat.com/marriage/schnaps.html)"),
-    ("schnapsen", "- [tjger] the rules in the help of the tjger Schnapsen program"),
-    ("sixty-six", "- [info] [“Schnapsen (66)”, schnapsen66.info](http://www.schnapsen66.info/)"),
-    ("house-rules", "- [es-page] “Cómo jugar”, Mariage (seeds/002, es)"),
+@pytest.mark.parametrize("lang,slug,source", [
+    ("en", "schnapsen", "- [pagat] Keith Waclena and John McLeod, [*Schnapsen*](https://www.pagat.com/marriage/schnaps.html), pagat.com"),
+    ("de", "schnapsen", "- [pagat] Keith Waclena und John McLeod, [*Schnapsen*](https://www.pagat.com/marriage/schnaps.html), pagat.com"),
+    ("fr", "schnapsen", "- [pagat] Keith Waclena et John McLeod, [*Schnapsen*]"),
+    ("en", "schnapsen", "- [tjger] *Schnapsen*, tjger: the rules in the program’s help"),
+    ("it", "schnapsen", "- [tjger] *Schnapsen*, tjger: le regole nella guida del programma"),
+    ("en", "sixty-six", "- [info] [*Schnapsen (66)*](http://www.schnapsen66.info/), schnapsen66.info"),
+    ("en", "sixty-six", "- [Foster] R. F. Foster, “Sixty-Six”, in *Foster’s Complete Hoyle*, 1897"),
+    ("de", "sixty-six", "- [Foster] R. F. Foster, „Sixty-Six“, in *Foster’s Complete Hoyle*, 1897"),
+    ("en", "house-rules", "- [es-page] “Cómo jugar”, in *Mariage* (Spanish)"),
+    ("es", "house-rules", "- [es-page] «Cómo jugar», en *Mariage* (español)"),
+    ("de", "house-rules", "- [it-page] „Come si gioca“, in *Mariage* (Italienisch)"),
 ])
-def test_each_variant_page_lists_its_sources(site, slug, source):
-    assert source in site[("en", f"variants/{slug}.md")]
+def test_each_variant_page_lists_its_sources(site, lang, slug, source):
+    assert source in site[(lang, f"variants/{slug}.md")]
+
+
+# Words the page adds around a source's published fields, in the English source: none of them
+# may reach a page in another language (the translator supplies them through the catalog).
+ENGLISH_AROUND = {"and", "the", "rules", "program’s", "help", "Spanish", "Italian"}
+
+
+@pytest.mark.parametrize("lang", site_languages()[1:])
+def test_a_source_list_adds_no_english_word_to_another_language(site, lang):
+    for slug, profile in SiteSource().variants():
+        text = site[(lang, f"variants/{slug}.md")]
+        lines = [line for line in text.splitlines()
+                 if any(line.startswith(f"- [{s.id}] ") for s in profile.sources)]
+        assert len(lines) == len(profile.sources), slug
+        for line, source in zip(lines, profile.sources):
+            rest = line.replace(source.url, " ") if source.url else line
+            for published in [source.title, source.part, source.where, *source.authors]:
+                rest = rest.replace(published or "\0", " ")
+            words = set(re.findall(r"[^\W\d_]+(?:’[^\W\d_]+)?", rest))
+            assert not words & ENGLISH_AROUND, (lang, slug, line)
 
 
 @pytest.mark.parametrize("slug,note", [
     ("schnapsen", "A marriage may be declared on lead after the stock is closed or exhausted"),
     ("schnapsen", "Some tables and programs allow neither once only two cards remain [tjger] [tough]"),
     ("sixty-six", "The player on lead may close before drawing as well as after"),
+    ("sixty-six", "pagat’s page lets the closer’s opponent exchange the trump nine at the moment of the close"),
     ("sixty-six", "*Santase*, the Bulgarian game often named beside Sixty-Six, has rules of its own"),
     ("house-rules", "A player may claim at any moment, not only when on lead. [es-page]"),
     ("house-rules", "to a target of 1000 raw points over many hands, or to 1001"),

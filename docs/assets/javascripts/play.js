@@ -28,18 +28,8 @@
   var slug = null;                // the profile of the game in play
   var TEACHING = "mariage";       // its rulings are the rulings page's, in the reader's language
 
-  function el(tag, className, text) {
-    var node = document.createElement(tag);
-    if (className) node.className = className;
-    if (text !== undefined) node.textContent = text;
-    return node;
-  }
-
-  function fill(template, values) {
-    return template.replace(/\{(\w+)\}/g, function (all, key) {
-      return key in values ? String(values[key]) : all;
-    });
-  }
+  // The replayer's own helpers (replayer.js loads first, on every page).
+  var el = window.mariageReplayer.el, fill = window.mariageReplayer.fill;
 
   function face(text) { return data.cards[text].text; }
   function spoken(text) { return data.cards[text].label; }
@@ -268,12 +258,18 @@
         var verb = action.split(" ")[1], arg = action.split(" ")[2];
         var text = verb === "marriage" ? fill(labels.marriage, {suit: data.suits[arg]})
           : verb === "claim" ? fill(labels.claim, {points: state.points[state.reader]})
+          : verb === "exchange" ? ownProfile().exchange
           : labels[verb];
         group.appendChild(actionButton(action, text));
       });
       box.appendChild(group);
     }
     return box;
+  }
+
+  // The profile in play, as the page lists it: its name and the words that depend on its pack.
+  function ownProfile() {
+    return data.profiles.filter(function (p) { return p.slug === slug; })[0];
   }
 
   function why() {

@@ -135,7 +135,7 @@
     fromHash();
   }
 
-  window.mariageReplayer = {setUp: setUp, card: card};
+  window.mariageReplayer = {setUp: setUp, card: card, el: el, fill: fill};
 
   function start() {
     document.querySelectorAll("[data-replayer]").forEach(setUp);

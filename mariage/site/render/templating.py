@@ -217,6 +217,7 @@ def _environment(search_path: tuple[str, ...]) -> Environment:
     env.filters["format_percent"] = format_percent
     env.filters["plain"] = plain
     env.filters["century"] = century
+    env.filters["language_in_page"] = language_in_page
     return env
 
 
@@ -241,6 +242,13 @@ def format_list(context: Any, items: Any) -> Markup:
 def format_percent(context: Any, fraction: float) -> Markup:
     """A fraction as a percentage in the page's locale ("100%", "100\u00a0%", "100\u202f%")."""
     return Markup(escape(babel_format_percent(fraction, locale=_locale(context))))
+
+
+@pass_context
+def language_in_page(context: Any, code: str) -> str:
+    """A language's name as the page's language writes it inside a sentence, from Babel's CLDR
+    data ("es": "Spanish", "español", "Spanisch"); the code itself where CLDR has none."""
+    return Locale.parse(_locale(context)).languages.get(str(code), str(code))
 
 
 @pass_context
