@@ -148,21 +148,34 @@ class StageCache:
 
     def get(self, stage: str, key: str, compute: Callable[[], T]) -> T:
         """The value of `stage` for `key`: from memory, from disk, else computed and kept."""
-        slot = (self.folder, stage, key)
-        if slot in _MEMORY:
-            self.counts[f"{stage}:hit"] += 1
-            return _MEMORY[slot]
-        value = self._read(stage, key)
-        if value is _MISSING:
+        value = self.find(stage, key)
+        if value is MISSING:
             self.counts[f"{stage}:miss"] += 1
             value = compute()
-            self._write(stage, key, value)
+            self.put(stage, key, value)
         else:
             self.counts[f"{stage}:hit"] += 1
+        return value
+
+    def find(self, stage: str, key: str) -> Any:
+        """The value kept for `stage` and `key`, from memory or disk; else MISSING."""
+        slot = (self.folder, stage, key)
+        if slot in _MEMORY:
+            return _MEMORY[slot]
+        value = self._read(stage, key)
+        if value is not MISSING:
+            self._remember(slot, value)
+        return value
+
+    def put(self, stage: str, key: str, value: Any) -> None:
+        """Keep `value` for `stage` and `key`, in memory and on disk."""
+        self._write(stage, key, value)
+        self._remember((self.folder, stage, key), value)
+
+    def _remember(self, slot: tuple[Path | None, str, str], value: Any) -> None:
         if len(_MEMORY) >= self.memory_size:
             _MEMORY.pop(next(iter(_MEMORY)))
         _MEMORY[slot] = value
-        return value
 
     def misses(self, stage: str) -> int:
         return self.counts[f"{stage}:miss"]
@@ -173,17 +186,17 @@ class StageCache:
     def _read(self, stage: str, key: str) -> Any:
         path = self.path(stage, key)
         if path is None:
-            return _MISSING
+            return MISSING
         try:
             header, payload = path.read_bytes().split(b"\n", 1)
             expected = [MAGIC, fingerprint().encode(), str(len(payload)).encode(),
                         hashlib.sha256(payload).hexdigest().encode()]
             if header.rsplit(b" ", 3) != expected:
-                return _MISSING
+                return MISSING
             return pickle.loads(payload)
         except (OSError, ValueError, EOFError, pickle.UnpicklingError, AttributeError,
                 ImportError, IndexError, TypeError):
-            return _MISSING
+            return MISSING
 
     def _write(self, stage: str, key: str, value: Any) -> None:
         path = self.path(stage, key)
@@ -208,7 +221,7 @@ class StageCache:
                 Path(tmp).unlink(missing_ok=True)
 
 
-_MISSING = object()
+MISSING = object()
 _MEMORY: dict[tuple[Path | None, str, str], Any] = {}
 
 

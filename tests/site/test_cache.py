@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import hashlib
 import pickle
+import re
 import shutil
 import subprocess
 from pathlib import Path
@@ -49,7 +50,8 @@ class Built:
         assert old in text
         (self.root / path).write_text(text.replace(old, new, 1), encoding="utf-8")
         try:
-            return self.build("edited")[0]
+            cache, self.edited = self.build("edited")
+            return cache
         finally:
             (self.root / path).write_text(text, encoding="utf-8")
 
@@ -73,18 +75,55 @@ def test_a_cold_and_a_warm_build_write_the_same_tree(built):
     assert [k for k in warm.counts if k.endswith(":miss")] == []
 
 
-def test_a_catalog_save_rechecks_that_catalog_and_renders_that_language_only(built):
+def _changed(built: Built) -> set[str]:
+    cold = built.cold[1]
+    return {path for path, data in built.edited.items()
+            if cold.get(path) != data and not path.startswith(".mariage-build")}
+
+
+def test_a_catalog_save_renders_the_pages_using_the_saved_message_only(built):
     lines = (built.root / FR).read_text(encoding="utf-8").splitlines()
     msgstr = lines[next(i for i, line in enumerate(lines) if line.startswith(MSGID)) + 1]
     cache = built.after(FR, msgstr, msgstr[:-1] + ' (édité)"')
-    templates = len(page_templates(built.root / "templates"))
-    examples = len([p for p in (built.root / "examples").glob("*.md") if p.name != "README.md"])
     assert cache.misses("catalog") == 1 and cache.misses("translations") == 1
-    # the French template pages, example pages and index, and the variants' pages: no other
-    assert cache.misses("page") == templates + examples + 1 + 1
+    # the saved message is on the French home page only: that page is rendered again, and
+    # the French rulings page, which links every page's citations
+    assert cache.misses("page") == 1
     assert cache.misses("rulings") == 1
-    # the saved message is on the home page, on no example's page: no doctest runs
+    assert _changed(built) == {"fr/index.md"}
+    assert "(édité)" in built.edited["fr/index.md"].decode()
+    # the saved message is on no example's page: no doctest runs
     assert cache.misses("doctest") == cache.misses("replay") == cache.misses("study") == 0
+
+
+def test_a_save_of_a_message_every_card_uses_renders_every_page_showing_a_card(built):
+    """The jack's letter is on every card diagram and in the replayer's faces (a value one
+    page computes and the next reuses): each French page that shows a card changes."""
+    old = 'msgctxt "rank letter"\nmsgid "J"\nmsgstr "V"'
+    cache = built.after(FR, old, old[:-2] + 'W"')
+    changed = _changed(built)
+    assert "fr/examples/02-deal.md" in changed and "fr/examples/index.md" not in changed
+    assert all(path.startswith("fr/") for path in changed)
+    # every changed page was rendered again (the variants' pages are one entry); a page that
+    # looks the letter up without showing it may be too, but no page without a card is
+    variants = {p for p in changed if p.startswith("fr/variants/")}
+    assert len(changed) - len(variants) + bool(variants) <= cache.misses("page") < _entries(built)
+    assert re.search(">W[♣♦♥♠]</span>", built.edited["fr/examples/02-deal.md"].decode())
+
+
+def test_a_catalog_header_change_renders_every_page_of_that_language(built):
+    """Plural-Forms changes how every plural message reads: every French page renders again."""
+    cache = built.after(FR, '"Plural-Forms: nplurals=2; plural=(n > 1);\\n"',
+                        '"Plural-Forms: nplurals=2; plural=n > 1;\\n"')
+    assert cache.misses("page") == _entries(built)
+    assert cache.misses("rulings") == 1
+
+
+def _entries(built: Built) -> int:
+    """A language's page entries: its template pages, example pages and examples' index, and
+    its variants' pages (one entry)."""
+    examples = [p for p in (built.root / "examples").glob("*.md") if p.name != "README.md"]
+    return len(page_templates(built.root / "templates")) + len(examples) + 1 + 1
 
 
 def test_a_template_save_renders_that_templates_pages_only(built):

@@ -31,6 +31,7 @@ from ..cache import StageCache, digest
 from ..replay.doctests import EXAMPLE_TIMEOUT, DoctestWorker, page_inputs, verify
 from ..replay.examples import WORKED_EXAMPLE, Example, all_examples, claim_summary
 from ..replay.examples import inputs as example_inputs
+from ..render.messages import render_cached
 from ..render.pages import SiteSource, render_site
 from ..render.replayer_data import replayer_data
 from ..render.rulings import add_rulings_pages
@@ -117,26 +118,26 @@ def render_examples(source: SiteSource, lang: str, examples: list[Example],
                     timeout: float = EXAMPLE_TIMEOUT) -> list[RenderedPage]:
     """Stage 3, for the examples: each example's page in `lang`, and the examples' index. An
     example needs no site-wide values, so one can be checked under any profile. A page is
-    rendered again only when the example, its data, a template or the catalog changed. A
+    rendered again only when the example, its data, a template or a message it uses changed. A
     narrative gets `timeout` s to render, as its doctests do."""
     env, languages = source.environment(), source.languages()
     context = base_context(source.profile, lang, languages)
-    inputs = digest(lang, source.catalog_digest(lang), context,
-                    template_inputs(env, "example-run.md.j2", cache=source.cache))
+    inputs = digest(lang, context, template_inputs(env, "example-run.md.j2", cache=source.cache))
+    strings = source.shipped(lang)
     pages, titles = [], []
     shared: dict[Any, Any] = {}              # the replayer's faces and labels, per deck
     for example in examples:
         key = digest(inputs, example.name, example.relpath, example_inputs(example),
                      data[example.name].digest,
                      template_inputs(env, body=example.body, cache=source.cache))
-        text = source.cache.get("page", key, lambda: _render_example(
+        text = render_cached(source.cache, "page", key, strings, lambda: _render_example(
             source, env, lang, context, example, data[example.name], shared, timeout))
         pages.append(RenderedPage(lang, f"examples/{example.name}.md", text, example.relpath))
         titles.append((example, _title(text)))
     key = digest(inputs, template_inputs(env, "example-index.md.j2", cache=source.cache),
                  [(e.name, example_inputs(e), title) for e, title in titles])
-    index = source.cache.get("page", key, lambda: _render_index(source, env, lang, context,
-                                                                titles))
+    index = render_cached(source.cache, "page", key, strings,
+                          lambda: _render_index(source, env, lang, context, titles))
     pages.append(RenderedPage(lang, "examples/index.md", index, "templates/example-index.md.j2"))
     return pages
 

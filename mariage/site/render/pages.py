@@ -21,6 +21,7 @@ from ..read import catalogs, termbase
 from ..read.project import Project, output_path
 from ..replay.examples import WORKED_EXAMPLE, claim_summary, read_example
 from ..replay.study import STUDY_DEALS, close_study
+from .messages import Shipped, render_cached, shipped
 from .tables import SCORE_SHEET, score_sheet
 from .templating import (RenderedPage, base_context, environment, mark_fallbacks, render,
                          template_inputs, translated)
@@ -101,6 +102,11 @@ class SiteSource:
         return self.cache.get("translations", digest(lang, self.catalog_digest(lang)),
                               lambda: self.checked(lang).translations())
 
+    def shipped(self, lang: str) -> Shipped:
+        """What ships of a language's catalog as plain data, for the keys of its pages."""
+        return self.cache.get("shipped", digest(lang, self.catalog_digest(lang)),
+                              lambda: shipped(self.translations(lang)))
+
     def language(self, lang: str):
         """A block in which pages render in `lang`."""
         return translated(self.translations(lang))
@@ -113,11 +119,11 @@ class SiteSource:
         return list(self.cache.get("languages", key, project.languages))
 
     def context_digest(self, lang: str) -> str:
-        """The content hash of what a page in `lang` is given: the language, its catalog and
-        every site-wide value."""
+        """The content hash of what a page in `lang` is given: the language and every
+        site-wide value. Not its catalog: a page is kept by the messages it looked up
+        (messages.py)."""
         self.context()
-        return digest(lang, self.catalog_digest(lang), self.languages(), self.profile,
-                      self._site_digest)
+        return digest(lang, self.languages(), self.profile, self._site_digest)
 
     def threshold(self) -> int:
         if self.min_translated is None:
@@ -211,7 +217,8 @@ class SiteSource:
 def render_site(source: SiteSource) -> list[RenderedPage]:
     """Every template page (templates/pages/) in every language; the generator adds the
     examples' and the variants' pages beside them. A page is rendered again only when its
-    template (or one it imports), its language's catalog or a value it is given changed."""
+    template (or one it imports), a message it uses in its language's catalog or a value it
+    is given changed."""
     pages: list[RenderedPage] = []
     languages = source.languages()
     env = source.environment()
@@ -219,10 +226,10 @@ def render_site(source: SiteSource) -> list[RenderedPage]:
         context = base_context(source.profile, lang, languages) | source.context()
         inputs = source.context_digest(lang)
         for template in page_templates(source.templates):
-            text = source.cache.get(
-                "page", digest(template, template_inputs(env, template, cache=source.cache),
-                               inputs),
-                lambda: _render(source, env, template, lang, context))
+            text = render_cached(
+                source.cache, "page",
+                digest(template, template_inputs(env, template, cache=source.cache), inputs),
+                source.shipped(lang), lambda: _render(source, env, template, lang, context))
             pages.append(RenderedPage(lang, output_path(template), text, template))
     return pages
 

@@ -15,6 +15,7 @@ from jinja2 import Environment
 from jinja2.utils import htmlsafe_json_dumps
 from markupsafe import Markup
 
+from .messages import remembered
 from .templating import striptags
 
 def _(message: str) -> str:
@@ -43,9 +44,7 @@ def replayer_data(env: Environment, context: dict[str, Any], steps: list[dict[st
     captions = [_caption(replayer, step) for step in steps]
     deck = context["rules"]["deck"]
     key = (context["lang"], repr(deck["suits"]), repr(deck["ranks"]))
-    if key not in shared:
-        shared[key] = (_faces(env, context), _labels(env, context))
-    faces, labels = shared[key]
+    faces, labels = remembered(shared, key, lambda: (_faces(env, context), _labels(env, context)))
     data = {"steps": steps, "captions": captions, "cards": faces, "labels": labels}
     return Markup(htmlsafe_json_dumps(data, dumps=env.policies["json.dumps_function"],
                                       **env.policies["json.dumps_kwargs"]))

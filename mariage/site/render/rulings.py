@@ -19,6 +19,7 @@ from babel.support import NullTranslations
 from markdown.extensions.toc import slugify, unique
 
 from ...engine.errors import SourceError
+from .messages import render_cached
 from .pages import SiteSource
 from ..cache import digest
 from .templating import RenderedPage, base_context, render, template_inputs, translated
@@ -190,7 +191,8 @@ def add_rulings_pages(pages: list[RenderedPage], source: SiteSource) -> list[Ren
         mine = [p for p in pages if p.lang == lang]
         key = digest(source.context_digest(lang), own, [(p.path, p.text, p.source) for p in mine],
                      template_inputs(env, RULINGS_TEMPLATE, cache=source.cache))
-        out += source.cache.get("rulings", key, lambda: _linked(source, lang, mine, own))
+        out += render_cached(source.cache, "rulings", key, source.shipped(lang),
+                             lambda: _linked(source, lang, mine, own))
     return out
 
 

@@ -33,6 +33,7 @@ from markupsafe import Markup, escape
 from ...engine.errors import MariageError, SourceError
 from ...engine.profile import Profile
 from ..cache import StageCache, digest
+from .messages import note
 from .numbers import century as _century
 
 
@@ -76,12 +77,25 @@ def _shown(text: str, msgid: str, context: str | None = None) -> Markup:
 def _safe_callables() -> dict[str, Callable[..., Markup]]:
     """gettext functions whose translations are escaped and whose English fallbacks are marked."""
     tr = _TRANSLATIONS.get
-    return {
-        "gettext": lambda s: _shown(tr().gettext(s), s),
-        "ngettext": lambda s, p, n: _shown(str(tr().ngettext(s, p, n)), s),
-        "pgettext": lambda c, s: _shown(str(tr().pgettext(c, s)), s, c),
-        "npgettext": lambda c, s, p, n: _shown(str(tr().npgettext(c, s, p, n)), s, c),
-    }
+
+    def gettext(s: str) -> Markup:
+        note(None, s)
+        return _shown(tr().gettext(s), s)
+
+    def ngettext(s: str, p: str, n: int) -> Markup:
+        note(None, (s, p))
+        return _shown(str(tr().ngettext(s, p, n)), s)
+
+    def pgettext(c: str, s: str) -> Markup:
+        note(c, s)
+        return _shown(str(tr().pgettext(c, s)), s, c)
+
+    def npgettext(c: str, s: str, p: str, n: int) -> Markup:
+        note(c, (s, p))
+        return _shown(str(tr().npgettext(c, s, p, n)), s, c)
+
+    return {"gettext": gettext, "ngettext": ngettext, "pgettext": pgettext,
+            "npgettext": npgettext}
 
 
 _TAG = re.compile(r"<[^<>]*>")

@@ -12,6 +12,7 @@ from jinja2 import Environment
 
 from ...engine.profile import Profile, load_profile
 from ..cache import digest
+from .messages import render_cached
 from .templating import RenderedPage, base_context, render, template_inputs
 
 VARIANTS = Path("rules") / "variants"
@@ -54,12 +55,13 @@ def summaries(base: Profile, variants: list[tuple[str, Profile]]) -> list[dict[s
 
 def render_variants(source: Any, lang: str, examples: list[Any]) -> list[RenderedPage]:
     """Render templates/variant.md.j2 once per variant profile of the project, in `lang`;
-    again only when the template, the catalog, a site-wide value or an example changed."""
+    again only when the template, a message it uses, a site-wide value or an example changed."""
     env = source.environment()
     key = digest(source.context_digest(lang), [p for _, p in source.variants()],
                  template_inputs(env, TEMPLATE, cache=source.cache),
                  [(e.name, e.variant, e.body, e.profile) for e in examples if e.variant])
-    return source.cache.get("page", key, lambda: _render_variants(source, env, lang, examples))
+    return render_cached(source.cache, "page", key, source.shipped(lang),
+                         lambda: _render_variants(source, env, lang, examples))
 
 
 def _render_variants(source: Any, env: Environment, lang: str,
