@@ -23,7 +23,7 @@ from ..replay.examples import WORKED_EXAMPLE, claim_summary, read_example
 from ..replay.study import STUDY_DEALS, close_study
 from .messages import Shipped, render_cached, shipped
 from .tables import SCORE_SHEET, score_sheet
-from .templating import (RenderedPage, base_context, environment, mark_fallbacks, render,
+from .templating import (ENGLISH, RenderedPage, base_context, environment, mark_fallbacks, render,
                          template_inputs, translated)
 from .variants import VARIANTS, summaries, variant_profiles
 
@@ -98,7 +98,7 @@ class SiteSource:
         """What ships of a language's catalog, compiled in memory once per catalog text;
         English is the identity."""
         if lang == catalogs.SOURCE_LANGUAGE:
-            return NullTranslations()
+            return ENGLISH
         return self.cache.get("translations", digest(lang, self.catalog_digest(lang)),
                               lambda: self.checked(lang).translations())
 

@@ -18,6 +18,7 @@ from io import IOBase
 from pathlib import Path, PurePath
 from types import ModuleType
 from typing import Any, Callable, Iterator
+from weakref import WeakKeyDictionary
 
 from babel import Locale
 from babel.lists import format_list as babel_format_list
@@ -27,13 +28,14 @@ from jinja2 import meta
 from jinja2 import (Environment, FileSystemLoader, StrictUndefined, TemplateError,
                     TemplateSyntaxError, UndefinedError, pass_context)
 from jinja2.exceptions import SecurityError
+from jinja2.runtime import Macro
 from jinja2.sandbox import SandboxedEnvironment
 from markupsafe import Markup, escape
 
 from ...engine.errors import MariageError, SourceError
 from ...engine.profile import Profile
 from ..cache import StageCache, digest
-from .messages import note
+from .messages import note, remembered
 from .numbers import century as _century
 
 
@@ -47,8 +49,9 @@ class RenderedPage:
 
 # The translations in force while a page renders: one Environment (and one compilation of each
 # template) serves every language.
+ENGLISH = NullTranslations()         # the source language: the identity, never mutated
 _TRANSLATIONS: ContextVar[NullTranslations] = ContextVar(
-    "translations", default=NullTranslations())  # noqa: B039 - the identity, never mutated
+    "translations", default=ENGLISH)  # noqa: B039
 
 
 @contextmanager
@@ -96,6 +99,21 @@ def _safe_callables() -> dict[str, Callable[..., Markup]]:
 
     return {"gettext": gettext, "ngettext": ngettext, "pgettext": pgettext,
             "npgettext": npgettext}
+
+
+def once(macro: Macro, *args: Any, **also: Any) -> Any:
+    """`macro(*args)`, rendered once per catalog, macro code and arguments (and the values in
+    `also` it reads from its context): _cards.j2 draws the same cards thousands of times a
+    build. A recompiled template is new code; the messages a drawing used count for each page
+    that shows it."""
+    drawn = _DRAWN.setdefault(_TRANSLATIONS.get(), {})
+    if len(drawn) > 10_000:         # a serve's edited templates leave old code behind
+        drawn.clear()
+    key = (macro._func.__code__, repr(args), repr(also))
+    return remembered(drawn, key, lambda: macro(*args))
+
+
+_DRAWN: WeakKeyDictionary[NullTranslations, dict[Any, Any]] = WeakKeyDictionary()
 
 
 _TAG = re.compile(r"<[^<>]*>")
@@ -224,7 +242,7 @@ def _environment(search_path: tuple[str, ...]) -> Environment:
         keep_trailing_newline=True, lstrip_blocks=True)
     env.policies["ext.i18n.trimmed"] = True  # msgids are one line, as babel.cfg extracts them
     env.install_gettext_callables(**_safe_callables(), newstyle=True)  # type: ignore[attr-defined]
-    env.globals.update(language_name=language_name)
+    env.globals.update(language_name=language_name, once=once)
     env.filters["collate"] = collate
     env.filters["striptags"] = striptags   # keeps a translation's no-break spaces
     env.filters["format_list"] = format_list
