@@ -60,6 +60,18 @@ class HandEnd(Deal):
             return rates.opponent_no_trick
         return rates.opponent_safe if loser_points >= safe else rates.opponent_has_trick
 
+    def _closer_claim_rate(self, points: int, has_trick: bool) -> int:
+        """R18: the closer's correct claim, on the opponent's state at the close, or on its current
+        `points` and `has_trick` where the profile scores it at the claim."""
+        assert self._closed_state is not None
+        at_close = self.profile.closing.scored_at == "close"
+        return self._rate_of(*self._closed_state) if at_close else self._rate_of(points, has_trick)
+
+    def _closer_beaten_rate(self) -> int:
+        """R18: the closer's opponent claims correctly first."""
+        fixed = self.profile.rates.closer_beaten
+        return self._closer_penalty() if fixed is None else fixed
+
     def _closer_penalty(self) -> int:
         assert self._closed_state is not None
         no_trick = not self._closed_state[1]

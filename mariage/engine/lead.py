@@ -111,15 +111,15 @@ class LeadOptions(HandEnd):
             else:
                 self._finish(End.FALSE_CLAIM, other, self._false_claim_rate(other), "R16")
         elif seat == self._closer:
-            assert self._closed_state is not None
             if correct:
-                self._finish(End.CLAIM, seat, self._rate_of(*self._closed_state), "R18")
+                self._finish(End.CLAIM, seat, self._closer_claim_rate(
+                    self._card_points[other] + self._bonus[other], self._tricks[other] > 0), "R18")
             elif self.profile.options.closer_false_claim == "false_claim":
                 self._finish(End.FALSE_CLAIM, other, self._false_claim_rate(other), "R16")
             else:
                 self._finish(End.FALSE_CLAIM, other, self._closer_penalty(), "R18")
         elif correct:
-            self._finish(End.CLAIM, seat, self._closer_penalty(), "R18")
+            self._finish(End.CLAIM, seat, self._closer_beaten_rate(), "R18")
         else:
             self._finish(End.FALSE_CLAIM, other, self._false_claim_rate(other), "R16")
 

@@ -221,6 +221,8 @@ class Closing(Checked):
     min_trick: PositiveInt
     # R11: the trick's winner may also close before the draw; then neither player draws
     before_drawing: bool = False
+    # R18: the closer's correct claim is scored on the opponent's state at the close, or at the claim
+    scored_at: Literal["close", "claim"] = "close"
 
 
 @dataclass(frozen=True)
@@ -235,6 +237,9 @@ class Rates(Checked):
     false_claim_no_trick: Points | None = None
     # R17: game points for winning at the natural end (None: R15's rate on the loser's state)
     natural_end: Points | None = None
+    # R18: game points for the closer's opponent who claims correctly first (None: the
+    # closer's penalty, closer_failed or closer_failed_no_trick)
+    closer_beaten: Points | None = None
 
     def values(self) -> list[int]:
         """Every rate the profile sets, in the order above."""

@@ -70,7 +70,6 @@ class Solver:
         self.hand, self.deck, self.profile = hand, hand.deck, hand.profile
         self.players = hand.players
         self._closer = hand._closer
-        self._closed_state = hand._closed_state
         self._options = hand.profile.options
         # False: a claim is a move only when it is correct, for tables that do not accept a
         # false claim made on purpose to concede less (R16, R18)
@@ -188,15 +187,14 @@ class Solver:
             won = (seat, self._rate(s.points[other], s.tricks[other] > 0)) if correct \
                 else (other, false)
         elif seat == self._closer:
-            assert self._closed_state is not None
             if correct:
-                won = (seat, self._rate(*self._closed_state))
+                won = (seat, self.hand._closer_claim_rate(s.points[other], s.tricks[other] > 0))
             elif self._options.closer_false_claim == "false_claim":
                 won = (other, false)
             else:
                 won = (other, self._closer_penalty())
         else:
-            won = (seat, self._closer_penalty()) if correct else (other, false)
+            won = (seat, self.hand._closer_beaten_rate()) if correct else (other, false)
         return _signed(*won)
 
     def _natural_end(self, s: _State) -> int:

@@ -215,13 +215,16 @@ class Model:
                 self.end("false_claim", o, self.false_rate(o), "R16")
         elif p == self.closer:
             if correct:
-                self.end("claim", p, self.rate(*self.recorded), "R18")
+                at_claim = (self.points(o), self.tricks[o] > 0)
+                state = self.recorded if self.rules.closing.scored_at == "close" else at_claim
+                self.end("claim", p, self.rate(*state), "R18")
             elif self.options.closer_false_claim == "false_claim":
                 self.end("false_claim", o, self.false_rate(o), "R16")
             else:
                 self.end("false_claim", o, self.penalty(), "R18")
         elif correct:
-            self.end("claim", p, self.penalty(), "R18")
+            beaten = self.rules.rates.closer_beaten
+            self.end("claim", p, self.penalty() if beaten is None else beaten, "R18")
         else:
             self.end("false_claim", o, self.false_rate(o), "R16")
 

@@ -225,7 +225,8 @@ def _honest_minimax(deck: list[str], dealer: str, actions: list[str], profile: P
     return max(values) if player == "A" else min(values)
 
 
-@pytest.mark.parametrize("path", [ROOT / "rules" / "mariage.yaml", VARIANTS / "schnapsen.yaml"],
+@pytest.mark.parametrize("path", [ROOT / "rules" / "mariage.yaml", VARIANTS / "schnapsen.yaml",
+                                  VARIANTS / "sixty-six.yaml"],
                          ids=lambda p: p.stem)
 @pytest.mark.parametrize("seed", range(6))
 def test_the_solver_without_false_claims_agrees_with_the_engine(path, seed):
@@ -312,3 +313,48 @@ def test_close_takes_only_before(text, words):
 
     with pytest.raises(RecordError, match=words):
         Action.parse(text)
+
+
+# ----- R18 switches: how pagat's Sixty-Six scores a closed hand [Senst]
+
+# Sixty-Six, A deals; hearts are trump (10h turned). B holds 10s 10c Qh Kh As Kd, A holds
+# Ks 10d Js Ac Qc Qs. B takes Ks with 10s (14) and draws 9c, A draws 9s; B declares the trump
+# marriage (40: 54) and takes Js with Kh (6: 60); B draws Ah, A draws 9h. B closes: A has no
+# trick and 0 points. A's 10d takes B's Kd (A: 14 points, 1 trick); B's 10c takes A's Qc
+# (13: B has 73) and B claims correctly.
+CLOSER_CLAIMS = (["10s", "10c", "Qh", "Ks", "10d", "Js", "Kh", "As", "Kd", "Ac", "Qc", "Qs",
+                  "10h", "9c", "9s", "Ah", "9h", "Jh", "Qd", "Ad", "Kc", "9d", "Jd", "Jc"],
+                 ["B play 10s", "A play Ks", "B marriage h", "B play Kh", "A play Js", "B close",
+                  "B play Kd", "A play 10d", "A play Qc", "B play 10c", "B claim"])
+
+# Sixty-Six, A deals; diamonds are trump (9d turned). B holds Ac Ah Kc Js 9c Qc, A holds
+# Ad Jd 10c 9h 10s 10d. B closes on the opening lead: A has no trick. A's 10c takes Kc (14),
+# A's Ad takes Ah (22: 36), A's 10d takes Ac (21: 57), 9h takes 9c (0), 10s takes Js (12: 69),
+# and A, the closer's opponent, claims correctly first.
+OPPONENT_CLAIMS = (["Ac", "Ah", "Kc", "Ad", "Jd", "10c", "Js", "9c", "Qc", "9h", "10s", "10d",
+                    "9d", "Kd", "Ks", "Kh", "Jc", "Jh", "10h", "As", "Qd", "Qs", "Qh", "9s"],
+                   ["B close", "B play Kc", "A play 10c", "A play Ad", "B play Ah", "A play 10d",
+                    "B play Ac", "A play 9h", "B play 9c", "A play 10s", "B play Js", "A claim"])
+
+
+def sixty_six_with(section: str, **changes) -> Profile:
+    return SIXTY_SIX.replace(**{section: dataclasses.replace(getattr(SIXTY_SIX, section), **changes)})
+
+
+@pytest.mark.parametrize("record,profile,winner,game_points", [
+    # [Senst]: the closer's win counts the trick A took after the close: 14 points, a trick: 2.
+    (CLOSER_CLAIMS, SIXTY_SIX, "B", 2),
+    # The teaching profile's R18: scored on A's state at the close, no trick: 3.
+    (CLOSER_CLAIMS, sixty_six_with("closing", scored_at="close"), "B", 3),
+    # [Senst]: the closer's opponent who goes out first scores 2, whatever its tricks at the close.
+    (OPPONENT_CLAIMS, SIXTY_SIX, "A", 2),
+    # The teaching profile's R18: the closer's penalty, 3 as A had no trick at the close.
+    (OPPONENT_CLAIMS, sixty_six_with("rates", closer_beaten=None), "A", 3),
+])
+def test_how_a_closed_hand_is_scored(record, profile, winner, game_points):
+    deck, actions = record
+    hand = play(Hand(deck, dealer="A", profile=profile), *actions)
+    outcome = hand.outcome
+    assert (outcome.end.value, outcome.winner, outcome.game_points, outcome.ruling) == \
+        ("claim", winner, game_points, "R18")
+    assert outcome.points == ({"A": 14, "B": 73} if winner == "B" else {"A": 69, "B": 0})
