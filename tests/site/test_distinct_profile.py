@@ -16,8 +16,9 @@ PAGES = {(p.lang, p.path): p.text for p in render_site(SiteSource(profile=load_p
 
 # (page, the English sentence under the distinct profile, the keys it shows)
 SENTENCES = [
-    ("faq.md", "Closing is allowed only from trick 3 on", "closing.min_trick"),
-    ("faq.md", "at least 4 cards remain in it", "closing.min_stock"),
+    ("faq.md", "Closing is allowed only from the lead of trick 3 on", "closing.min_trick"),
+    ("faq.md", "Up to the lead of trick 9, the last lead with 4 or more cards in the stock",
+     "closing.min_stock, deal.stock_size"),
     ("faq.md", "1 if they have 88 points or more, 2 if they have fewer than 88 but at least one "
                "trick, 3 if they have no trick", "rates.opponent_*, thresholds.opponent_safe"),
     ("faq.md", "your opponent scores 4 game points", "rates.false_claim"),
@@ -37,10 +38,8 @@ SENTENCES = [
     ("tutorial/02-cards-and-deal.md", "gives each player 6 cards", "deal.hand_size"),
     ("tutorial/04-marriages-and-claiming.md", "25 points for a marriage in a plain suit, 45 for "
      "the marriage in trumps", "bonuses.marriage, trump_marriage"),
-    ("tutorial/05-exhausted-or-closed-stock.md", "from trick 3 on, so never before both players",
-     "closing.min_trick"),
-    ("tutorial/05-exhausted-or-closed-stock.md", "only while at least 4 cards remain in the stock",
-     "closing.min_stock"),
+    ("tutorial/05-exhausted-or-closed-stock.md", "at any lead from that of trick 3 up to that of "
+     "trick 9, the last lead with 4 or more cards in the stock", "closing.*, deal.stock_size"),
     ("tutorial/05-exhausted-or-closed-stock.md", "Your opponent then scores 5 game points, or 6 if",
      "rates.closer_failed*"),
     ("tutorial/05-exhausted-or-closed-stock.md", "and you score 4 game points", "rates.false_claim"),

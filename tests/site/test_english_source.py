@@ -100,7 +100,7 @@ CORRECTED = [
      ["marriages and the last trick bonus all come from"],
      ["a marriage can be declared only after winning a trick"]),
     ("misdeal-same-dealer", "quick-reference.md", ["A misdeal is dealt again"],
-     ["After a misdeal, the same dealer deals again."]),
+     ["is a misdeal: the same dealer deals again, and nothing is scored."]),
     ("claim-needs-66", "history.md", ["won by claiming"], ["a claim needs 66 points"]),
     # issue 23: the audit's history corrections
     ("paderborn-is-sixty-six", "history.md", ["has no earlier record behind it"],
@@ -121,8 +121,8 @@ CORRECTED = [
      ["The close was sound; the play after it was not."]),
     # issue 22: each rule where the reader meets it, with its exceptions
     ("marriage-then-lead-or-claim", "tutorial/04-marriages-and-claiming.md",
-     ["announce the marriage", "and then lead one of the two. The other"],
-     ["Then lead one of the two, unless you claim first: a claim may come between the "
+     ["announce the marriage", "and then lead one of the two. The other", "unless you claim first"],
+     ["Then lead one of the two, or claim instead of leading: a claim may come between the "
       "declaration and the lead"]),
     ("lead-options-follow", "tutorial/03-open-stock.md",
      ["in a fixed order", "at any point of this sequence"],
@@ -145,7 +145,7 @@ CORRECTED = [
      ["After a trump-seven exchange the seven lies there in its place and is the indicator."]),
     ("claim-after-last-trick", "tutorial/04-marriages-and-claiming.md", [],
      ["Such a claim is judged without the last trick bonus",
-      "For the closer this is the last chance"]),
+      "For the closer, the player who closed the stock (next section), this is the last chance"]),
     ("quick-reference-last-trick-claim", "quick-reference.md", [],
      ["or after the last trick (without the last trick bonus)"]),
     ("stock-laid-in-order", "tutorial/02-cards-and-deal.md", ["go face down on top of it"],
@@ -179,6 +179,84 @@ CORRECTED = [
     ("perfect-play-is-hypothetical", "examples/05-closing-fails.md",
      ["gives the following result", "As played, the hand gave another"],
      ["Suppose both players had played perfectly from", "would score"]),
+    # issue 22 item 1: a newcomer's stumbles (S1-S18), each stated where it is met (RULES.md)
+    ("s1-index-claim-instead-of-lead", "index.md", ["unless you claim first"],
+     ["and then lead one of the two, or claim instead of leading."]),                   # R12, R14
+    ("s1-faq-claim-instead-of-lead", "faq.md", ["unless you claim first"],
+     ["you must lead one of the two, or else claim instead of leading, which ends the hand"]),
+    ("s1-glossary-claim-instead-of-lead", "glossary.md", ["unless claiming first"],
+     ["who then leads one of them, or claims instead of leading."]),
+    ("s1-quick-reference-claim-instead", "quick-reference.md", ["unless you claim."],
+     ["Then lead one of the two, or claim instead of leading."]),
+    ("s2-index-one-pile", "index.md", ["the other cards go face down across it"],
+     ["the other 19 cards are laid across it as one face-down pile",                    # R3
+      "Together they make the stock of 20 cards, drawn from the top."]),
+    ("s2-first-lead-at-the-deal", "tutorial/02-cards-and-deal.md", [],
+     ["Play begins once the stock is laid: the non-dealer leads the first trick."]),    # R5
+    ("s3-packets-in-rounds", "tutorial/02-cards-and-deal.md", ["in packets (3 + 3)"],
+     ["gives each player 6 cards, face down, in 2 rounds. In each round the non-dealer "
+      "receives a packet first, then the dealer a packet of the same size; the packets hold "
+      "3 and 3 cards"]),                                                                # R3
+    ("s3-quick-reference-packets", "quick-reference.md", ["6 cards (3 + 3)"],
+     ["Each player gets 6 cards in packets of 3 and 3, the non-dealer receiving each packet first."]),
+    ("s4-first-dealer-by-strength", "tutorial/02-cards-and-deal.md", ["the higher card deals"],
+     ["the card higher in the order of strength (A 10 K Q J 9 8 7) deals, whatever the suits "
+      "and the card points; if the two cards are of equal rank, both draw again"]),    # R1, R2
+    ("s4-first-dealer-at-the-table", "at-the-table.md", ["the higher card deals"],
+     ["the card higher in the order of strength (A 10 K Q J 9 8 7) deals, whatever the suits "
+      "and the card points, and if both cards are of equal rank, both players draw again"]),
+    ("s5-exchange-four-conditions", "tutorial/03-open-stock.md", ["Both conditions"],
+     ["All four conditions must hold: that player is on lead, holds the seven of trumps, "
+      "has already won a trick this hand, and the stock is open."]),                    # R10
+    ("s6-close-where-first-listed", "tutorial/03-open-stock.md", [],
+     ["turn the indicator face down, so that nobody draws again and strict play begins; "
+      "the section on the exhausted or closed stock explains it"]),                      # R11
+    ("s6-bonus-where-first-met", "tutorial/04-marriages-and-claiming.md", [],
+     ["10 points for the winner of the last trick when a hand that was not closed is played "
+      "out with no claim"]),                                                             # R17
+    ("s6-closer-where-first-met", "tutorial/04-marriages-and-claiming.md", [],
+     ["For the closer, the player who closed the stock (next section), this is the last chance"]),
+    ("s8-claim-on-the-first-lead", "tutorial/04-marriages-and-claiming.md", [],
+     ["Even the very first lead of a hand allows a claim, but with no trick won yet such a "
+      "claim can only be false."]),                                                      # R14, R16
+    ("s8-glossary-claim-after-last-trick", "glossary.md", [],
+     ["before playing the lead card, at any step before it, or after the last trick, when no "
+      "card is left to play. A claim after the last trick is judged without the last trick bonus."]),
+    ("s9-why-claim-after-last-trick", "tutorial/04-marriages-and-claiming.md", [],
+     ["such a claim gives the same result as the natural end, except when the opponent’s "
+      "points are at least the claimant’s plus the bonus: then only the claim wins the hand"]),
+    ("s9-faq-why-claim-after-last-trick", "faq.md", [],
+     ["This matters most to a closer, whose closed hand is lost without the closer’s correct claim"]),
+    ("s10-close-up-to-trick-10", "tutorial/05-exhausted-or-closed-stock.md",
+     ["at least 2 cards remain"],
+     ["at any lead from that of trick 2 up to that of trick 10, the last lead with 2 or more "
+      "cards in the stock, the indicator included."]),                                                                # R11
+    ("s10-faq-close-up-to-trick-10", "faq.md", ["at least 2 cards remain"],
+     ["Up to the lead of trick 10, the last lead with 2 or more cards in the stock, the "
+      "indicator included."]),
+    ("s10-glossary-close", "glossary.md", ["at least 2 cards remain"],
+     ["at any lead from that of trick 2 up to that of trick 10."]),
+    ("s10-quick-reference-close", "quick-reference.md", ["2 or more cards in the stock"],
+     ["**Close**: turn the indicator face down, at any lead from that of trick 2 up to that of trick 10."]),
+    ("s11-exchange-up-to-trick-10", "faq.md", ["the lead before the last card is drawn"],
+     ["up to the lead of trick 10, when the stock holds only one face-down card and the indicator"]),
+    ("s12-closer-has-won-a-trick", "tutorial/05-exhausted-or-closed-stock.md",
+     ["so never before both players have drawn"],
+     ["a closer has always won at least one trick"]),                                    # R5, R11
+    ("s13-noted-points-include-marriages", "tutorial/05-exhausted-or-closed-stock.md", [],
+     ["note the points of the closer’s opponent, their card points and declared marriages together"]),
+    ("s14-disjoint-false-claim-rows", "tutorial/06-card-and-game-points.md",
+     ["A false claim in a hand the claimant did not close"],
+     ["| A false claim in a hand that was not closed | the claimant’s opponent | 2 |",   # R16
+      "| The closer’s opponent claims falsely | the closer | 2 |"]),
+    ("s15-deliberate-false-claim", "faq.md", ["has won one since"],
+     ["and is now on lead after winning a trick since the close, gives away 2 game points"]),
+    ("s16-score-sheet-points", "at-the-table.md", ["| Points |"],
+     ["| Points, A – B |", "A’s first, then B’s, and after a natural end it includes the last "
+      "trick bonus"]),
+    ("s18-position-key", "examples/02-deal.md", [],
+     ["<caption>Each player’s cards are sorted by suit, strongest first. Points are card "
+      "points plus marriages.</caption>"]),
 ]
 
 
@@ -324,3 +402,39 @@ def test_the_glossary_defines_play_a_trump_and_discard(english):
     text = english["glossary.md"]
     assert '<dt id="play-a-trump">play a trump</dt>' in text
     assert '<dt id="discard">discard</dt>' in text
+
+
+# S17: every page that defines a misdeal uses the same words (R4).
+MISDEAL = "the same dealer deals again, and nothing is scored"
+
+
+@pytest.mark.parametrize("page", ["tutorial/02-cards-and-deal.md", "faq.md", "glossary.md",
+                                  "at-the-table.md", "quick-reference.md"])
+def test_a_misdeal_is_stated_in_one_wording(english, page):
+    text = english[page]
+    assert MISDEAL in text, page
+    assert "dealing a player the wrong number of cards" in text.lower(), page
+    for variant in ["deals a new hand", "a new deal by the same dealer", "a wrong count",
+                    "exposed by mistake"]:
+        assert variant not in text, (page, variant)
+
+
+def test_closing_is_bounded_by_the_trick_it_allows(english):
+    """S10: a card count alone ("at least 2 cards remain") does not tell a reader when closing
+    stops; each page that bounds it names the last trick, and the variant pages, which close
+    while the stock is open, contrast with it (R11)."""
+    for path, text in english.items():
+        assert not re.search(r"at least 2 cards remain|with 2 or more cards in the stock\.", text), path
+    for path in ["variants/sixty-six.md", "variants/house-rules.md", "variants/schnapsen.md"]:
+        assert "from trick 1 on, while the stock is open, even with one face-down card left" in english[path]
+
+
+def test_the_position_tables_are_keyed_on_every_example_page(site):
+    """S18: a table of a position says how its cards are sorted and what its points hold."""
+    keyed = 0
+    for (lang, path), text in site.items():
+        if lang == "en" and path.startswith("examples/"):
+            positions = text.count('class="mc-diagram mc-position"')
+            assert positions == text.count("<caption>Each player’s cards"), path
+            keyed += positions
+    assert keyed >= 10

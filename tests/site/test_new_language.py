@@ -36,7 +36,7 @@ GERMAN = {
     "Rule": "Regel", "Result": "Ergebnis", "Natural end": "Natürliches Ende", "First step": "Erster Schritt",
     "Previous step": "Vorheriger Schritt", "Next step": "Nächster Schritt",
     "Last step": "Letzter Schritt", "Perfect play": "Perfektes Spiel",
-    "Score sheet": "Punkteliste",
+    "Score sheet": "Punkteliste", "Noted at the close": "Beim Zudrehen notiert",
 }
 
 

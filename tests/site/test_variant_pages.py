@@ -177,6 +177,7 @@ def test_a_source_list_adds_no_english_word_to_another_language(site, lang):
     ("schnapsen", "A marriage may be declared on lead after the stock is closed or exhausted"),
     ("schnapsen", "Some tables and programs allow neither once only two cards remain [tjger] [tough]"),
     ("sixty-six", "The player on lead may close before drawing as well as after"),
+    ("sixty-six", "Not played by this profile: an American rule book of 1895 [Hoyle] scores a failed close"),
     ("sixty-six", "pagat’s page lets the closer’s opponent exchange the trump nine at the moment of the close"),
     ("sixty-six", "*Santase*, the Bulgarian game often named beside Sixty-Six, has rules of its own"),
     ("house-rules", "A player may claim at any moment, not only when on lead. [es-page]"),
