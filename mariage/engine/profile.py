@@ -79,6 +79,20 @@ def load_profile(path: str | Path) -> Profile:
         raise ProfileError(path, f"cannot read the profile ({exc.strerror})") from None
     except bounded.BadInput as exc:
         raise ProfileError(path, f"cannot read the profile: {exc}", line=exc.line) from None
+    known = _LOADED.get((str(path), text))
+    if known is None:
+        known = _LOADED[(str(path), text)] = _parse(path, text)
+        if len(_LOADED) > 16:
+            _LOADED.pop(next(iter(_LOADED)))
+    return known
+
+
+# Profiles are immutable: a text read again at the same path (each rebuild of `mkdocs serve`
+# reads the profiles and the examples' variants) gives the same object, parsed once.
+_LOADED: dict[tuple[str, str], Profile] = {}
+
+
+def _parse(path: Path, text: str) -> Profile:
     try:
         root = bounded.compose(text)
         data = bounded.construct(root)
