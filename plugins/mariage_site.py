@@ -296,7 +296,7 @@ class MariagePlugin(BasePlugin[MariageConfig]):
         """The Play page's runtime, engine and profiles (mariage.site.build.play), into the site."""
         profiles = {TEACHING: source.profile} | dict(source.variants())
         try:
-            write_play_assets(Path(config.site_dir), root, profiles)
+            write_play_assets(Path(config.site_dir), root, profiles, source.cache)
         except MariageError as exc:
             raise PluginError(f"mariage: {exc}") from None
         except OSError as exc:

@@ -22,6 +22,7 @@ from pathlib import Path
 from ...engine.errors import MariageError
 from ...engine.profile import validate
 from ...engine.schema import Profile
+from ..cache import StageCache, digest, file_digest
 
 PYODIDE_FILES = ("pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_stdlib.zip",
                  "pyodide-lock.json")
@@ -91,17 +92,22 @@ def check_standard_library(archive: Path, profiles: list[str]) -> None:
                               f"which Pyodide's core lacks: {last}")
 
 
-def write_play_assets(site: Path, project: Path, profiles: dict[str, Profile]) -> None:
-    """Everything the Play page loads, under site/assets/."""
+def write_play_assets(site: Path, project: Path, profiles: dict[str, Profile],
+                      cache: StageCache | None = None) -> None:
+    """Everything the Play page loads, under site/assets/. The profiles' JSON and the
+    standard-library check are done once per profile and per zipped engine and profiles."""
+    cache = cache or StageCache()
     pyodide = find_pyodide(project)
     target = site / "assets" / "pyodide"
     target.mkdir(parents=True, exist_ok=True)
     for name in PYODIDE_FILES:
         shutil.copyfile(pyodide / name, target / name)
     play = site / "assets" / "play"
-    texts = {slug: profile_json(profile) for slug, profile in profiles.items()}
+    texts = {slug: cache.get("play-profile", digest(profile), lambda p=profile: profile_json(p))
+             for slug, profile in profiles.items()}
     archive = engine_zip(play / "mariage.zip")
-    check_standard_library(archive, list(texts.values()))
+    cache.get("play-check", digest(sys.version, file_digest(archive), list(texts.values())),
+              lambda: check_standard_library(archive, list(texts.values())))
     (play / "profiles").mkdir(parents=True, exist_ok=True)
     for slug, text in texts.items():
         (play / "profiles" / f"{slug}.json").write_text(text, encoding="utf-8")
