@@ -106,6 +106,8 @@ def once(macro: Macro, *args: Any, **also: Any) -> Any:
     `also` it reads from its context): _cards.j2 draws the same cards thousands of times a
     build. A recompiled template is new code; the messages a drawing used count for each page
     that shows it."""
+    if not isinstance(macro, Macro):
+        raise TypeError("once() draws a macro of the template, e.g. once(_card, text)")
     drawn = _DRAWN.setdefault(_TRANSLATIONS.get(), {})
     if len(drawn) > 10_000:         # a serve's edited templates leave old code behind
         drawn.clear()
