@@ -15,6 +15,7 @@ import pytest
 from mariage.site.build.generate import generate
 from mariage.site.cache import MAGIC, StageCache, forget
 from mariage.site.read.project import Project
+from mariage.site.render.messages import Shipped, messages_digest
 from mariage.site.render.pages import SiteSource, page_templates
 
 pytestmark = pytest.mark.xdist_group("stage-cache")     # one project copy, in this order
@@ -247,3 +248,32 @@ def test_make_clean_empties_the_cache(built):
                          text=True)
     assert run.returncode == 0, run.stderr
     assert not (built.root / ".cache").exists()
+
+
+_USED = [(None, "Trick"), ("rank", "king"), (None, ("%(n)s point", "%(n)s points"))]
+_STRINGS = {"Trick": "Levée", "rank\x04king": "roi", "Unused": "Inutilisé",
+            ("%(n)s point", 0): "%(n)s point", ("%(n)s point", 1): "%(n)s points"}
+
+
+def _shipped(**changes) -> Shipped:
+    fields = {"kind": "ShippedTranslations", "strings": dict(_STRINGS),
+              "plural_forms": "nplurals=2; plural=(n > 1);", "language": "fr"} | changes
+    return Shipped(**fields)
+
+
+@pytest.mark.parametrize("changed, same", [
+    (_shipped(strings=_STRINGS | {"Trick": "Pli"}), False),
+    (_shipped(strings=_STRINGS | {"rank\x04king": "Roi"}), False),
+    (_shipped(strings=_STRINGS | {("%(n)s point", 1): "%(n)s pts"}), False),
+    (_shipped(strings={k: v for k, v in _STRINGS.items() if k != ("%(n)s point", 1)}), False),
+    (_shipped(strings={k: v for k, v in _STRINGS.items() if k != "Trick"}), False),
+    (_shipped(plural_forms="nplurals=2; plural=(n != 1);"), False),
+    (_shipped(language="fr_CA"), False),
+    (_shipped(kind="NothingShipped"), False),
+    (_shipped(strings=_STRINGS | {"Unused": "Autre"}), True),
+    (_shipped(strings=_STRINGS | {"king": "roi"}), True),        # no context: another message
+])
+def test_a_pages_key_changes_with_each_string_it_read_and_no_other(changed, same):
+    """Each string a page looked up (each plural form, its context's), whether it ships, the
+    Plural-Forms and Language headers: a change to any is a new key; another message is not."""
+    assert (messages_digest(changed, _USED) == messages_digest(_shipped(), _USED)) is same
