@@ -56,8 +56,8 @@ def test_the_project_finds_the_other_profile_and_examples(tmp_path):
 @pytest.mark.parametrize("page,sentence", [
     ("index.md", "Each player gets 5 cards"),
     ("tutorial/02-cards-and-deal.md", "Together they form the **stock** of 10 cards"),
-    ("tutorial/02-cards-and-deal.md", "in packets (3 + 2)"),
-    ("tutorial/05-exhausted-or-closed-stock.md", "from trick 1 on"),
+    ("tutorial/02-cards-and-deal.md", "the packets hold 3 and 2 cards, round by round"),
+    ("tutorial/05-exhausted-or-closed-stock.md", "from that of trick 1 up to that of trick 5"),   # 10 cards, 2 a trick
     ("tutorial/07-worked-example.md", "28 + 40 = 68"),
     ("examples/07-marriage-claim.md", "28 + 40 = 68"),
     ("examples/schnapsen-jack-exchange.md", "With 74 points, 66 or more"),

@@ -117,6 +117,14 @@ def test_an_example_naming_a_missing_profile_is_refused(tmp_path):
     assert "profile: name a profile file" in str(caught.value)
 
 
+def test_a_continuation_row_comes_under_its_parent_row(site):
+    """Schnapsen's false claim gives 2 as the teaching profile's does, but its '… before the
+    opponent's first trick' row needs the row it continues (pt review, round 3)."""
+    text = site[("en", "variants/schnapsen.md")]
+    assert "| Game points for the opponent of a false claim | 2 | 2 |\n" \
+           "| … if the false claim comes before the opponent’s first trick | the same | 3 |" in text
+
+
 def test_differences_compare_key_by_key():
     teaching = load_profile(PROFILE)
     assert differences(teaching, teaching) == []

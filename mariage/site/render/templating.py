@@ -251,6 +251,7 @@ def _environment(search_path: tuple[str, ...]) -> Environment:
     env.filters["format_percent"] = format_percent
     env.filters["plain"] = plain
     env.filters["century"] = century
+    env.filters["signed"] = signed
     env.filters["language_in_page"] = language_in_page
     return env
 
@@ -283,6 +284,13 @@ def language_in_page(context: Any, code: str) -> str:
     """A language's name as the page's language writes it inside a sentence, from Babel's CLDR
     data ("es": "Spanish", "español", "Spanisch"); the code itself where CLDR has none."""
     return Locale.parse(_locale(context)).languages.get(str(code), str(code))
+
+
+def signed(number: int) -> str:
+    """A balance with its sign, as typesetters print it: +12, −738 (U+2212 MINUS SIGN, not the
+    hyphen), 0."""
+    number = int(number)
+    return f"+{number}" if number > 0 else f"\u2212{-number}" if number < 0 else "0"
 
 
 @pass_context

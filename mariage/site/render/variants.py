@@ -39,12 +39,28 @@ def flatten(data: dict[str, Any], prefix: str = "") -> dict[str, Any]:
     return flat
 
 
+# A row that reads as the continuation of another ("… if that opponent had no trick"): shown
+# under its parent row, which is listed with it even where the parent's values agree.
+CONTINUES = {"rates.closer_failed_no_trick": "rates.closer_failed",
+             "rates.false_claim_no_trick": "rates.false_claim"}
+
+
 def differences(base: Profile, variant: Profile) -> list[dict[str, Any]]:
-    """The keys whose values differ, in the profile's order, with both values."""
+    """The keys whose values differ, in the profile's order, with both values; a continuation
+    row comes right after its parent row."""
     ours, theirs = flatten(base.as_context()), flatten(variant.as_context())
-    return [{"key": key, "base": ours.get(key), "variant": value}
-            for key, value in theirs.items()
+    keys = [key for key, value in theirs.items()
             if key not in NOT_COMPARED and ours.get(key) != value]
+    rows: list[str] = []
+    for key in keys:
+        parent = CONTINUES.get(key)
+        if parent is not None:
+            if parent in rows:
+                rows.remove(parent)
+            rows.append(parent)
+        if key not in rows:
+            rows.append(key)
+    return [{"key": key, "base": ours.get(key), "variant": theirs.get(key)} for key in rows]
 
 
 def summaries(base: Profile, variants: list[tuple[str, Profile]]) -> list[dict[str, Any]]:
