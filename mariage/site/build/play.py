@@ -17,6 +17,7 @@ import shutil
 import subprocess
 import sys
 import zipfile
+from functools import partial
 from pathlib import Path
 
 from ...engine.errors import MariageError
@@ -103,7 +104,7 @@ def write_play_assets(site: Path, project: Path, profiles: dict[str, Profile],
     for name in PYODIDE_FILES:
         shutil.copyfile(pyodide / name, target / name)
     play = site / "assets" / "play"
-    texts = {slug: cache.get("play-profile", digest(profile), lambda p=profile: profile_json(p))
+    texts = {slug: cache.get("play-profile", digest(profile), partial(profile_json, profile))
              for slug, profile in profiles.items()}
     archive = engine_zip(play / "mariage.zip")
     cache.get("play-check", digest(sys.version, file_digest(archive), list(texts.values())),

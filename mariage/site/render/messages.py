@@ -17,8 +17,10 @@ from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass
 from typing import Any, Callable, Iterable, Iterator, TypeVar
+from weakref import WeakKeyDictionary
 
 from babel.support import NullTranslations
+from jinja2.runtime import Macro
 
 from ..cache import MISSING, StageCache, digest
 
@@ -121,3 +123,21 @@ def remembered(memo: dict[Any, Any], key: Any, compute: Callable[[], T]) -> T:
     value, used = memo[key]
     noted(used)
     return value
+
+
+def drawing(current: Callable[[], NullTranslations]) -> Callable[..., Any]:
+    """The templates' `once(macro, *args, **also)`: `macro(*args)`, rendered once per catalog
+    in force (`current()`), macro code and arguments (and the values in `also` it reads from
+    its context): _cards.j2 draws the same cards thousands of times a build. A recompiled
+    template is new code; the messages a drawing used count for each page that shows it."""
+    drawn: WeakKeyDictionary[NullTranslations, dict[Any, Any]] = WeakKeyDictionary()
+
+    def once(macro: Macro, *args: Any, **also: Any) -> Any:
+        if not isinstance(macro, Macro):
+            raise TypeError("once() draws a macro of the template, e.g. once(_card, text)")
+        memo = drawn.setdefault(current(), {})
+        if len(memo) > 10_000:         # a serve's edited templates leave old code behind
+            memo.clear()
+        return remembered(memo, (macro._func.__code__, repr(args), repr(also)),
+                          lambda: macro(*args))
+    return once

@@ -18,7 +18,6 @@ from io import IOBase
 from pathlib import Path, PurePath
 from types import ModuleType
 from typing import Any, Callable, Iterator
-from weakref import WeakKeyDictionary
 
 from babel import Locale
 from babel.lists import format_list as babel_format_list
@@ -28,14 +27,13 @@ from jinja2 import meta
 from jinja2 import (Environment, FileSystemLoader, StrictUndefined, TemplateError,
                     TemplateSyntaxError, UndefinedError, pass_context)
 from jinja2.exceptions import SecurityError
-from jinja2.runtime import Macro
 from jinja2.sandbox import SandboxedEnvironment
 from markupsafe import Markup, escape
 
 from ...engine.errors import MariageError, SourceError
 from ...engine.profile import Profile
 from ..cache import StageCache, digest
-from .messages import note, remembered
+from .messages import drawing, note
 from .numbers import century as _century
 
 
@@ -99,23 +97,6 @@ def _safe_callables() -> dict[str, Callable[..., Markup]]:
 
     return {"gettext": gettext, "ngettext": ngettext, "pgettext": pgettext,
             "npgettext": npgettext}
-
-
-def once(macro: Macro, *args: Any, **also: Any) -> Any:
-    """`macro(*args)`, rendered once per catalog, macro code and arguments (and the values in
-    `also` it reads from its context): _cards.j2 draws the same cards thousands of times a
-    build. A recompiled template is new code; the messages a drawing used count for each page
-    that shows it."""
-    if not isinstance(macro, Macro):
-        raise TypeError("once() draws a macro of the template, e.g. once(_card, text)")
-    drawn = _DRAWN.setdefault(_TRANSLATIONS.get(), {})
-    if len(drawn) > 10_000:         # a serve's edited templates leave old code behind
-        drawn.clear()
-    key = (macro._func.__code__, repr(args), repr(also))
-    return remembered(drawn, key, lambda: macro(*args))
-
-
-_DRAWN: WeakKeyDictionary[NullTranslations, dict[Any, Any]] = WeakKeyDictionary()
 
 
 _TAG = re.compile(r"<[^<>]*>")
@@ -244,7 +225,7 @@ def _environment(search_path: tuple[str, ...]) -> Environment:
         keep_trailing_newline=True, lstrip_blocks=True)
     env.policies["ext.i18n.trimmed"] = True  # msgids are one line, as babel.cfg extracts them
     env.install_gettext_callables(**_safe_callables(), newstyle=True)  # type: ignore[attr-defined]
-    env.globals.update(language_name=language_name, once=once)
+    env.globals.update(language_name=language_name, once=drawing(_TRANSLATIONS.get))
     env.filters["collate"] = collate
     env.filters["striptags"] = striptags   # keeps a translation's no-break spaces
     env.filters["format_list"] = format_list
