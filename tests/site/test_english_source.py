@@ -257,6 +257,16 @@ CORRECTED = [
     ("s18-position-key", "examples/02-deal.md", [],
      ["<caption>Each player’s cards are sorted by suit, strongest first. Points are card "
       "points plus marriages.</caption>"]),
+    # issue 22, the second English newcomer (R14, R16, R18)
+    ("n2-index-claim-after-last-trick", "index.md", ["on lead, before you play your card: a correct"],
+     ["on lead, before you play your card, or once you have won the last trick: a correct claim"]),
+    ("n2-glossary-false-claim-amounts", "glossary.md", ["It ends the hand, and the opponent scores. "],
+     ["It ends the hand, and the opponent scores 2 game points; if the claimant closed the stock, "
+      "the opponent scores 2, or 3 if the opponent had no trick at the close."]),
+    ("n2-closed-hand-recorded-facts", "tutorial/05-exhausted-or-closed-stock.md",
+     ["decide the scoring of the closed hand"],
+     ["the opponent’s points and tricks set the rate of the closer’s correct claim, and whether the "
+      "opponent had a trick sets the penalty if the closer fails."]),
 ]
 
 

@@ -11,7 +11,7 @@ from mariage.engine.errors import SourceError
 from mariage.engine.profile import load_profile
 from mariage.site.replay.examples import read_example
 from mariage.site.build.generate import generate
-from mariage.site.render.pages import SiteSource
+from mariage.site.render.pages import SiteSource, render_site
 from mariage.site.render.variants import differences
 from helpers import site_languages
 
@@ -207,3 +207,20 @@ def test_a_source_id_or_address_cannot_carry_markup(tmp_path):
         with pytest.raises(ProfileError) as caught:
             load_profile(path)
         assert "sources" in caught.value.key
+
+
+@pytest.mark.parametrize("choice,said", [
+    # R16, R18: the teaching profile's closer pays the closer's penalty for a false claim
+    ("closer_failed", "the opponent scores 2 game points; if the claimant closed the stock, "
+                      "the opponent scores 2, or 3 if the opponent had no trick at the close."),
+    # the house rules' choice: every false claim is an ordinary one
+    ("false_claim", "the opponent scores 2 game points, whether or not the claimant closed the "
+                    "stock."),
+])
+def test_the_glossary_states_the_false_claim_s_cost_as_the_profile_scores_it(choice, said):
+    teaching = load_profile(PROFILE)
+    profile = teaching.replace(options=dataclasses.replace(teaching.options,
+                                                           closer_false_claim=choice))
+    pages = render_site(SiteSource(profile=profile))
+    glossary = next(p.text for p in pages if p.lang == "en" and p.path == "glossary.md")
+    assert said in glossary
