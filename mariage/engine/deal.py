@@ -64,7 +64,7 @@ class Deal:
         players = self.players = list(profile.players)
         if dealer not in players:
             raise RecordError(f"unknown dealer {dealer!r}: use {' or '.join(players)}")
-        self.dealer = dealer
+        self.dealer = players[players.index(dealer)]      # the profile's own name object
         self.order = self._read_deck(deck)
         self._deal()
 

@@ -17,6 +17,11 @@
     });
   }
 
+  // A player as the page names them (the engine's A and B, by the page's catalog).
+  function name(data, player) {
+    return (data.names && data.names[player]) || player;
+  }
+
   function card(data, text) {
     var face = data.cards[text];
     var node = el("span", "mc-card mc-" + face.color, face.text);
@@ -36,7 +41,7 @@
     var labels = data.labels;
     var view = el("div", "mc-diagram mc-position");
     if (state.score) {
-      var score = Object.keys(state.score).map(function (p) { return p + " " + state.score[p]; });
+      var score = Object.keys(state.score).map(function (p) { return name(data, p) + " " + state.score[p]; });
       var game = el("p", "mc-game", fill(labels.game, {hand: state.hand, score: score.join(" · ")}));
       game.setAttribute("data-score", JSON.stringify(state.score));
       view.appendChild(game);
@@ -53,7 +58,7 @@
     Object.keys(state.hands).forEach(function (player) {
       var row = el("tr");
       row.setAttribute("data-player", player);
-      var th = el("th", "", player);
+      var th = el("th", "", name(data, player));
       th.setAttribute("scope", "row");
       if (player === state.to_act) th.appendChild(el("small", "", " (" + labels.on_lead + ")"));
       row.appendChild(th);
@@ -70,7 +75,7 @@
     view.appendChild(onTable);
     var stock = el("p", "mc-stock", labels.trump + " ");
     stock.appendChild(card(data, state.indicator));
-    var status = state.closer ? fill(labels.closed, {player: state.closer})
+    var status = state.closer ? fill(labels.closed, {player: name(data, state.closer)})
       : state.stock === 0 ? labels.exhausted : fill(labels.stock, {count: state.stock});
     var statusNode = el("span", "", " · " + status);
     statusNode.setAttribute("data-stock", String(state.stock));
@@ -135,7 +140,7 @@
     fromHash();
   }
 
-  window.mariageReplayer = {setUp: setUp, card: card, el: el, fill: fill};
+  window.mariageReplayer = {setUp: setUp, card: card, el: el, fill: fill, name: name};
 
   function start() {
     document.querySelectorAll("[data-replayer]").forEach(setUp);

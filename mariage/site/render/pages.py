@@ -16,6 +16,7 @@ from babel.support import NullTranslations
 from jinja2 import Environment
 
 from ...engine.profile import Profile, load_profile
+from .seats import letter, named, player_name, seated
 from ..cache import StageCache, digest, file_digest
 from ..read import catalogs, termbase
 from ..read.project import Project, output_path
@@ -57,6 +58,7 @@ class SiteSource:
             self.locales = self.locales or project.locales
             self.profile = self.profile or load_profile(project.profile)
             self.examples_folder = self.examples_folder or project.examples
+        self.profile = seated(self.profile)
 
     @classmethod
     def of(cls, project: Project, profile: Profile | None = None,
@@ -77,7 +79,11 @@ class SiteSource:
         return self.examples_folder or self.root / "examples"
 
     def environment(self) -> Environment:
-        return environment([self.templates, self.root])
+        env = environment([self.templates, self.root])
+        env.globals.setdefault("player_name", player_name)
+        env.filters.setdefault("letter", letter)
+        env.globals.setdefault("named", named)
+        return env
 
     def catalog_digest(self, lang: str) -> str:
         """The content hash of what a language's catalog check reads ('' for the English

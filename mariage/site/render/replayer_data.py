@@ -16,6 +16,7 @@ from jinja2.utils import htmlsafe_json_dumps
 from markupsafe import Markup
 
 from .messages import remembered
+from .seats import player_name
 from .templating import striptags
 
 def _(message: str) -> str:
@@ -45,7 +46,9 @@ def replayer_data(env: Environment, context: dict[str, Any], steps: list[dict[st
     deck = context["rules"]["deck"]
     key = (context["lang"], repr(deck["suits"]), repr(deck["ranks"]))
     faces, labels = remembered(shared, key, lambda: (_faces(env, context), _labels(env, context)))
-    data = {"steps": steps, "captions": captions, "cards": faces, "labels": labels}
+    names = {str(p): player_name(p) for p in context["rules"]["players"]}
+    data = {"steps": steps, "captions": captions, "cards": faces, "labels": labels,
+            "names": names}
     return Markup(htmlsafe_json_dumps(data, dumps=env.policies["json.dumps_function"],
                                       **env.policies["json.dumps_kwargs"]))
 

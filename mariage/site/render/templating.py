@@ -67,6 +67,11 @@ def translated(translations: NullTranslations) -> Iterator[None]:
 FALLBACK_OPEN, FALLBACK_CLOSE = "\ue000", "\ue001"
 
 
+def current_translations() -> NullTranslations:
+    """The translations of the page being rendered."""
+    return _TRANSLATIONS.get()
+
+
 def _shown(text: str, msgid: str, context: str | None = None) -> Markup:
     """A translation, escaped (a catalog's '<' stays text), marked when it is English."""
     ships = getattr(_TRANSLATIONS.get(), "ships", None)
