@@ -31,6 +31,9 @@
   // The replayer's own helpers (replayer.js loads first, on every page).
   var el = window.mariageReplayer.el, fill = window.mariageReplayer.fill;
 
+  // A player as the page names them (the engine's A and B, by the page's catalog).
+  function named(player) { return player ? window.mariageReplayer.name(data, player) : ""; }
+
   function face(text) { return data.cards[text].text; }
   function spoken(text) { return data.cards[text].label; }
 
@@ -124,7 +127,8 @@
   // ----- captions, as the worked examples' replayer writes them
   function caption(e) {
     var c = data.captions;
-    var values = {player: e.player, dealer: e.dealer, winner: e.winner, points: e.points,
+    var values = {player: named(e.player), dealer: named(e.dealer), winner: named(e.winner),
+                  points: e.points,
                   before: e.before, bonus: e.bonus, total: e.total,
                   suit: e.suit ? data.suits[e.suit] : ""};
     if (e.card) values.card = spoken(e.card);
@@ -138,7 +142,7 @@
   function result(outcome) {
     if (!outcome.winner) return data.captions.tie;
     return fill(data.captions.result[outcome.game_points],
-                {winner: outcome.winner, count: outcome.game_points});
+                {winner: named(outcome.winner), count: outcome.game_points});
   }
 
   // ----- the view
@@ -157,17 +161,17 @@
   }
 
   function who(player) {
-    return fill(player === state.reader ? labels.you : labels.computer, {player: player});
+    return fill(player === state.reader ? labels.you : labels.computer, {player: named(player)});
   }
 
   function scoreLine() {
     var box = el("div", "mc-play-score");
-    var score = Object.keys(state.score).map(function (p) { return p + " " + state.score[p]; });
+    var score = Object.keys(state.score).map(function (p) { return named(p) + " " + state.score[p]; });
     var line = el("p", "", fill(labels.score, {target: state.target, score: score.join(" · ")}));
     line.setAttribute("data-score", JSON.stringify(state.score));
     box.appendChild(line);
     box.appendChild(el("p", "", fill(labels.hand_number,
-                                     {hand: state.hand_number, dealer: state.dealer})));
+                                     {hand: state.hand_number, dealer: named(state.dealer)})));
     return box;
   }
 
@@ -202,7 +206,7 @@
     view.appendChild(onTable);
     var stock = el("p", "mc-stock", labels.trump + " ");
     stock.appendChild(card(state.indicator));
-    var status = state.closer ? fill(labels.closed, {player: state.closer})
+    var status = state.closer ? fill(labels.closed, {player: named(state.closer)})
       : state.stock === 0 ? labels.exhausted : fill(labels.stock, {count: state.stock});
     stock.appendChild(document.createTextNode(" · " + status));
     view.appendChild(stock);
@@ -420,7 +424,7 @@
       return caption(s.event) + (s.outcome ? " " + result(s.outcome) : "");
     });
     window.mariageReplayer.setUp(widget, {steps: steps, captions: captions, cards: data.cards,
-                                          labels: labels});
+                                          labels: labels, names: data.names});
     return widget;
   }
 

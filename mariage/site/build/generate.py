@@ -35,6 +35,7 @@ from ..render.messages import render_cached
 from ..render.pages import SiteSource, render_site
 from ..render.replayer_data import replayer_data
 from ..render.rulings import add_rulings_pages
+from ..render.seats import named, seated
 from ..render.templating import (FALLBACK_CLOSE, FALLBACK_OPEN, RenderedPage, base_context,
                                  error_line, mark_fallbacks, render, template_inputs,
                                  time_limit)
@@ -145,8 +146,10 @@ def render_examples(source: SiteSource, lang: str, examples: list[Example],
 def _render_example(source: SiteSource, env: Environment, lang: str, context: dict[str, Any],
                     example: Example, known: ExampleData, shared: dict[Any, Any],
                     timeout: float) -> str:
-    extra = {"position_at": example.hand, "example": example.as_context(),
-             "claim_summary": known.claim_summary, "replay_steps": known.steps,
+    context_of = example.as_context()
+    context_of["meta"] = named(context_of["meta"])
+    extra = {"position_at": example.hand, "example": context_of,
+             "claim_summary": named(known.claim_summary), "replay_steps": known.steps,
              "perfect_play": known.perfect_play}
     if example.variant:                 # its narrative's numbers are its profile's
         extra["rules"] = example.profile.as_context()
@@ -227,6 +230,8 @@ def generate(out: Path, source: SiteSource, static: Path | None = None,
     static = static if static is not None else source.root / "docs"
     check_catalogs(source, strict=strict)                               # 1. read and check sources
     examples = all_examples(source.examples, profile=source.profile)
+    for example in examples:            # players print by the page's names (render/seats.py)
+        example.profile = seated(example.profile)
     if WORKED_EXAMPLE not in {e.name for e in examples}:
         raise SourceError(source.examples, f"the worked example {WORKED_EXAMPLE}.md is missing")
     data = replay_examples(examples, source.cache)                     # 2. the engine, once

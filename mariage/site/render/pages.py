@@ -16,7 +16,7 @@ from babel.support import NullTranslations
 from jinja2 import Environment
 
 from ...engine.profile import Profile, load_profile
-from .seats import letter, named, player_name, seated
+from .seats import Seat, letter, named, player_name, seated
 from ..cache import StageCache, digest, file_digest
 from ..read import catalogs, termbase
 from ..read.project import Project, output_path
@@ -83,6 +83,7 @@ class SiteSource:
         env.globals.setdefault("player_name", player_name)
         env.filters.setdefault("letter", letter)
         env.globals.setdefault("named", named)
+        env.globals.setdefault("seat", Seat)
         return env
 
     def catalog_digest(self, lang: str) -> str:

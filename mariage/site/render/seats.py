@@ -33,8 +33,9 @@ def player_name(player: str) -> str:
     return str(current_translations().pgettext("player", player)) or player
 
 
-# The keys of the engine's step events and outcomes (mariage.play.steps) that name a player.
-PLAYER_KEYS = frozenset({"player", "winner", "dealer", "closer", "to_act"})
+# The keys that name a player in the engine's step events and outcomes (mariage.play.steps),
+# an example's metadata and its claim summary.
+PLAYER_KEYS = frozenset({"player", "winner", "dealer", "closer", "to_act", "opponent", "other"})
 
 
 def named(data: Any) -> Any:

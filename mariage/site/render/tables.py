@@ -61,7 +61,8 @@ def score_sheet(path: Path, profile: Profile) -> list[SheetRow] | None:
         if outcome is None:
             raise SourceError(path, f"hand {number} does not end", hint="record every action")
         game.record(outcome)
-        rows.append(SheetRow(number, dealer, outcome.end.value, _claimant(record), outcome.winner,
+        rows.append(SheetRow(number, dealer, outcome.end.value, _as_player(profile, _claimant(record)),
+                             outcome.winner,
                              outcome.game_points, dict(outcome.points), hand.closer,
                              _noted(path, number, record, dealer, profile), dict(game.game_points)))
         if game.winner is not None and number < len(data["hands"]):
@@ -85,6 +86,11 @@ def _replay(path: Path, number: int, record: object, dealer: str, profile: Profi
     except ReplayError as exc:
         raise SourceError(path, f"hand {number} does not replay: {exc}",
                           hint="fix the record so every action is legal") from None
+
+
+def _as_player(profile: Profile, name: str | None) -> str | None:
+    """The profile's own object for a player named in a record (a page prints it by name)."""
+    return None if name is None else profile.players[profile.players.index(name)]
 
 
 def _claimant(record: dict) -> str | None:
