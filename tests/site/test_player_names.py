@@ -68,5 +68,5 @@ def test_example_prose_names_the_players_as_the_catalog_does(site, lang):
 
 
 def test_german_names_the_players_and_english_keeps_the_letters(site):
-    assert "Anna hat die ersten 2 Stiche gemacht" in site[("de", "examples/05-closing-fails.md")]
+    assert "Anton hat die ersten 2 Stiche gemacht" in site[("de", "examples/05-closing-fails.md")]
     assert "A has won the first 2 tricks" in site[("en", "examples/05-closing-fails.md")]
