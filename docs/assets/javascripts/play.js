@@ -177,14 +177,7 @@
 
   function position() {
     var view = el("div", "mc-diagram mc-position");
-    var table = el("table");
-    var head = el("tr");
-    [labels.player, labels.cards, labels.points, labels.tricks].forEach(function (text) {
-      var th = el("th", "", text);
-      th.setAttribute("scope", "col");
-      head.appendChild(th);
-    });
-    table.appendChild(el("thead")).appendChild(head);
+    var table = window.mariageReplayer.positionTable(labels);
     var body = table.appendChild(el("tbody"));
     [state.computer, state.reader].forEach(function (player) {
       var row = el("tr");

@@ -37,6 +37,19 @@
     return row;
   }
 
+  // A position's table with its column headers: player, cards, points, tricks.
+  function positionTable(labels) {
+    var table = el("table");
+    var head = el("tr");
+    [labels.player, labels.cards, labels.points, labels.tricks].forEach(function (text) {
+      var th = el("th", "", text);
+      th.setAttribute("scope", "col");
+      head.appendChild(th);
+    });
+    table.appendChild(el("thead")).appendChild(head);
+    return table;
+  }
+
   function renderState(data, state) {
     var labels = data.labels;
     var view = el("div", "mc-diagram mc-position");
@@ -46,14 +59,7 @@
       game.setAttribute("data-score", JSON.stringify(state.score));
       view.appendChild(game);
     }
-    var table = el("table");
-    var head = el("tr");
-    [labels.player, labels.cards, labels.points, labels.tricks].forEach(function (text) {
-      var th = el("th", "", text);
-      th.setAttribute("scope", "col");
-      head.appendChild(th);
-    });
-    table.appendChild(el("thead")).appendChild(head);
+    var table = positionTable(labels);
     var body = table.appendChild(el("tbody"));
     Object.keys(state.hands).forEach(function (player) {
       var row = el("tr");
@@ -140,7 +146,8 @@
     fromHash();
   }
 
-  window.mariageReplayer = {setUp: setUp, card: card, el: el, fill: fill, name: name};
+  window.mariageReplayer = {setUp: setUp, card: card, el: el, fill: fill, name: name,
+                            positionTable: positionTable};
 
   function start() {
     document.querySelectorAll("[data-replayer]").forEach(setUp);
