@@ -19,7 +19,7 @@ from babel.messages.pofile import PoFileError, read_po
 from babel.support import NullTranslations, Translations
 
 from ...engine.errors import SourceError
-from . import checks, termbase
+from . import checks, file_checks, message_checks, termbase
 from .checks import Problem
 
 SOURCE_LANGUAGE = "en"
@@ -42,7 +42,7 @@ def check_languages(configured: list[str], locales: Path, config: Path,
     error, and so (for the site, `unlisted`) is a catalog it does not list."""
     found = catalog_languages(locales)
     for lang in configured[1:]:
-        if not checks.known_language(lang):
+        if not file_checks.known_language(lang):
             raise SourceError(config, f"{lang!r} is not a language code Babel knows",
                               key="i18n languages", hint="use a code such as de, pt or pt_BR")
         if lang not in found:
@@ -179,7 +179,7 @@ def check_catalog(lang: str, locales: Path) -> CheckedCatalog:
 
 
 def _check_catalog(lang: str, path: Path, locales: Path) -> CheckedCatalog:
-    text, problems = checks.check_file(path, lang)
+    text, problems = file_checks.check_file(path, lang)
     result = CheckedCatalog(lang, path, None, problems)
     if text is None or any(p.check in (checks.SYNTAX.id, checks.ENCODING.id) for p in problems):
         return result
@@ -244,9 +244,9 @@ def _check_message(result: CheckedCatalog, message: Message, lines: list[str], w
                                            hint=hint))
         return
     assert result.catalog is not None
-    entry = checks.Entry(_sources(message), _strings(message), result.catalog.num_plurals,
-                         message.context, notes=tuple(message.auto_comments)
-                         + tuple(message.user_comments), lang=result.lang)
+    entry = message_checks.Entry(_sources(message), _strings(message), result.catalog.num_plurals,
+                                 message.context, notes=tuple(message.auto_comments)
+                                 + tuple(message.user_comments), lang=result.lang)
     found = [checks.problem(result.path, line, msgid, check, detail)
              for check, detail in checks.check_entry(entry)]
     if words is not None:
