@@ -23,7 +23,7 @@ import yaml
 
 from . import bounded
 from .errors import ProfileError
-from .schema import ONE_WORD, RANK, SUIT_CODE, SYMBOL, WORDS, Profile
+from .schema import Profile
 
 # Where a project keeps its profile. Commands find the project from where they run, never from
 # where this package is installed.

@@ -479,13 +479,13 @@ def test_build_lenient_shows_english_tagged_and_warns(broken_project):
     ("# mais # nesta página", False),          # doubled
 ])
 def test_the_themes_count_placeholder_is_kept_but_may_move(string, ok):
-    from mariage.site.read import checks
+    from mariage.site.read import checks, message_checks
 
-    entry = checks.Entry(("# more on this page",), (string,), 2, "interface")
+    entry = message_checks.Entry(("# more on this page",), (string,), 2, "interface")
     failures = [c.id for c, _ in checks.check_entry(entry)]
     assert (failures == []) is ok, failures
     # Outside the theme's strings a leading `#` is a Markdown heading and must stay one.
-    page = checks.Entry(("# Heading",), ("Título",), 2)
+    page = message_checks.Entry(("# Heading",), ("Título",), 2)
     assert [c.id for c, _ in checks.check_entry(page)] == ["markup"]
 
 
@@ -528,10 +528,10 @@ def test_an_edited_msgid_is_counted_in_stats_not_as_translated(locales_copy):
     ("es", "mazo: dos cartas, el indicador", False),    # a word, but not the word for one
 ])
 def test_a_form_shown_only_for_one_may_write_the_word_for_one(lang, form, ok):
-    from mariage.site.read import checks
+    from mariage.site.read import checks, message_checks
 
-    entry = checks.Entry((STOCK, "stock: %(count)s cards, the indicator last"),
-                         (form, "x: %(count)s y"), 2, lang=lang)
+    entry = message_checks.Entry((STOCK, "stock: %(count)s cards, the indicator last"),
+                                 (form, "x: %(count)s y"), 2, lang=lang)
     failures = [c.id for c, _ in checks.check_entry(entry)]
     assert ("placeholders" not in failures) is ok, failures
 

@@ -5,7 +5,7 @@ from pathlib import Path
 
 import pytest
 
-from mariage.site.read import catalogs, checks, plurals, translate
+from mariage.site.read import catalogs, checks, file_checks, plurals, translate
 from mariage.site.render.pages import SiteSource, render_site
 from mariage.site.build.generate import CatalogError, check_catalogs
 from mariage.site.read.project import Project
@@ -52,7 +52,7 @@ def test_a_new_catalog_gets_the_languages_plural_rule(lang, forms):
 ])
 def test_the_plural_header_is_checked_against_cldr(lang, forms, ok, tmp_path):
     text = f'msgid ""\nmsgstr ""\n"Plural-Forms: {forms}\\n"\n'
-    assert (checks.check_plural_rule(tmp_path / "x.po", lang, text) == []) is ok
+    assert (file_checks.check_plural_rule(tmp_path / "x.po", lang, text) == []) is ok
 
 
 def _first_entry(po_text: str) -> tuple[int, str]:

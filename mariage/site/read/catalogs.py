@@ -8,7 +8,6 @@ failing messages are left out, so the page shows the English text instead.
 from __future__ import annotations
 
 import copy
-import difflib
 import io
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -19,8 +18,9 @@ from babel.messages.pofile import PoFileError, read_po
 from babel.support import NullTranslations, Translations
 
 from ...engine.errors import SourceError
-from . import checks, termbase
+from . import checks, file_checks, message_checks, template_drift, termbase
 from .checks import Problem
+from .po_messages import message_key, msgids, msgstr_line, msgstrs, state
 
 SOURCE_LANGUAGE = "en"
 DOMAIN = "messages"
@@ -42,7 +42,7 @@ def check_languages(configured: list[str], locales: Path, config: Path,
     error, and so (for the site, `unlisted`) is a catalog it does not list."""
     found = catalog_languages(locales)
     for lang in configured[1:]:
-        if not checks.known_language(lang):
+        if not file_checks.known_language(lang):
             raise SourceError(config, f"{lang!r} is not a language code Babel knows",
                               key="i18n languages", hint="use a code such as de, pt or pt_BR")
         if lang not in found:
@@ -73,22 +73,6 @@ class NothingShipped(NullTranslations):
         return False
 
 
-def _strings(message: Message) -> tuple[str, ...]:
-    value = message.string
-    return tuple(value) if isinstance(value, (list, tuple)) else (value or "",)
-
-
-def _sources(message: Message) -> tuple[str, ...]:
-    return tuple(message.id) if isinstance(message.id, (list, tuple)) else (message.id,)
-
-
-def state(message: Message) -> str:
-    """"fuzzy", "translated" or "untranslated" (every plural form must be filled)."""
-    if message.fuzzy:
-        return "fuzzy"
-    return "translated" if all(_strings(message)) else "untranslated"
-
-
 @dataclass
 class CheckedCatalog:
     """A catalog with every check applied: what ships, what does not, and why."""
@@ -110,7 +94,7 @@ class CheckedCatalog:
         return [p for p in self.problems if p.check not in ("untranslated", "fuzzy")]
 
     def shipped(self, message: Message) -> bool:
-        return state(message) == "translated" and (_key(message) not in self.failing)
+        return state(message) == "translated" and (message_key(message) not in self.failing)
 
     def translations(self) -> NullTranslations:
         if self.catalog is None:
@@ -134,16 +118,12 @@ class CheckedCatalog:
             return Stats(self.lang, 0, 0, 0, failing=0, unreadable=True)
         counts = {"translated": 0, "fuzzy": 0, "untranslated": 0, "failing": 0}
         for message in self.catalog:
-            if message.id and _key(message) not in self.stale:
+            if message.id and message_key(message) not in self.stale:
                 kind = state(message)
                 counts["failing" if kind == "translated" and not self.shipped(message)
                        else kind] += 1
         return Stats(self.lang, counts["translated"], counts["fuzzy"], counts["untranslated"],
                      failing=counts["failing"], stale=len(self.stale), missing=self.missing)
-
-
-def _key(message: Message) -> tuple[str, str | None]:
-    return _sources(message)[0], message.context
 
 
 # `mkdocs serve` rebuilds in one process: an unchanged catalog is not checked again (its
@@ -179,7 +159,7 @@ def check_catalog(lang: str, locales: Path) -> CheckedCatalog:
 
 
 def _check_catalog(lang: str, path: Path, locales: Path) -> CheckedCatalog:
-    text, problems = checks.check_file(path, lang)
+    text, problems = file_checks.check_file(path, lang)
     result = CheckedCatalog(lang, path, None, problems)
     if text is None or any(p.check in (checks.SYNTAX.id, checks.ENCODING.id) for p in problems):
         return result
@@ -197,9 +177,9 @@ def _check_catalog(lang: str, path: Path, locales: Path) -> CheckedCatalog:
     for message in result.catalog:
         if message.id:
             _check_message(result, message, lines, words,
-                           counted=_sources(message)[0] not in miscounted)
-            if _sources(message)[0] in miscounted:
-                result.failing.add(_key(message))
+                           counted=msgids(message)[0] not in miscounted)
+            if msgids(message)[0] in miscounted:
+                result.failing.add(message_key(message))
     if result.bad_plural_rule:
         _hold_plurals(result)
     _compare_with_template(result, lines, template_path(locales))
@@ -211,7 +191,7 @@ def _hold_plurals(result: CheckedCatalog) -> None:
     problem, and leave every plural message out."""
     assert result.catalog is not None
     plural = [m for m in result.catalog if m.id and isinstance(m.id, (list, tuple))]
-    result.failing.update(_key(m) for m in plural)
+    result.failing.update(message_key(m) for m in plural)
     result.problems = [replace(p, message=f"{p.message}; until it is fixed, none of the "
                                f"{len(plural)} plural messages is shipped")
                        if p.check == checks.PLURAL_RULE.id else p for p in result.problems]
@@ -232,7 +212,7 @@ def _termbase(result: CheckedCatalog, lang: str, locales: Path) -> termbase.Term
 
 def _check_message(result: CheckedCatalog, message: Message, lines: list[str], words,
                    counted: bool) -> None:
-    msgid, line = _sources(message)[0], msgstr_line(lines, message.lineno)
+    msgid, line = msgids(message)[0], msgstr_line(lines, message.lineno)
     kind = state(message)
     if kind != "translated":
         if counted:          # a plural message with a form too few is already named
@@ -244,9 +224,9 @@ def _check_message(result: CheckedCatalog, message: Message, lines: list[str], w
                                            hint=hint))
         return
     assert result.catalog is not None
-    entry = checks.Entry(_sources(message), _strings(message), result.catalog.num_plurals,
-                         message.context, notes=tuple(message.auto_comments)
-                         + tuple(message.user_comments), lang=result.lang)
+    entry = message_checks.Entry(msgids(message), msgstrs(message), result.catalog.num_plurals,
+                                 message.context, notes=tuple(message.auto_comments)
+                                 + tuple(message.user_comments), lang=result.lang)
     found = [checks.problem(result.path, line, msgid, check, detail)
              for check, detail in checks.check_entry(entry)]
     if words is not None:
@@ -254,75 +234,26 @@ def _check_message(result: CheckedCatalog, message: Message, lines: list[str], w
                   for detail, hint in words.findings(entry.sources, entry.strings)]
     result.problems.extend(found)
     if found:
-        result.failing.add(_key(message))
+        result.failing.add(message_key(message))
 
 
 TERMBASE = "termbase"
-TEMPLATE = "template"
 _STATE = {"fuzzy": ("fuzzy: readers see the English text", "review it, then remove the word "
                    "`fuzzy` from its `#,` line and any `#|` lines"),
           "untranslated": ("untranslated: readers see the English text", "translate it")}
 
 
 def _compare_with_template(result: CheckedCatalog, lines: list[str], pot: Path) -> None:
-    """What GNU msgcmp says: a message the template does not have (an edited msgid, a dropped
-    or changed msgctxt) and a template message the catalog lacks. Neither is ever shipped."""
+    """What GNU msgcmp says (`template_drift.py`); a message either way is never shipped."""
     template = _template(pot)
     if template is None or result.catalog is None:
         return
-    ours = {_key(m): m for m in result.catalog if m.id}
-    by_msgid: dict[str, list[Message]] = {}
-    for message in template.values():
-        by_msgid.setdefault(_sources(message)[0], []).append(message)
-    for key, message in ours.items():
-        known = template.get(key)
-        if known is not None and _sources(known) == _sources(message):
-            continue
-        result.stale.add(key)
-        result.failing.add(key)
-        detail, hint = _drift(message, known, by_msgid.get(key[0], []),
-                              {k: m for k, m in template.items() if k not in ours})
-        result.problems.append(Problem(result.path, msgstr_line(lines, message.lineno), key[0],
-                                       detail, check=TEMPLATE, hint=hint))
-    for key, message in template.items():
-        if key not in ours:
-            result.missing += 1
-            result.problems.append(Problem(pot, message.lineno, key[0], f"this message of the "
-                                           f"template is missing from {_shown(result.path)}",
-                                           check=TEMPLATE, hint="run `mariage catalogs update`, "
-                                           "which adds it; never delete an entry by hand"))
-
-
-def _drift(message: Message, known: Message | None, same_msgid: list[Message],
-           lacking: dict) -> tuple[str, str]:
-    """What is wrong with a catalog message the template does not have; `lacking` is the
-    template's messages the catalog does not have (what an edited msgid was)."""
-    restore = "restore the msgid (and msgctxt) exactly as locales/messages.pot has them: only " \
-              "msgstr lines are yours to edit"
-    if known is not None:
-        return ("the English plural (msgid_plural) differs from the template's", restore)
-    if same_msgid:
-        contexts = ", ".join(repr(m.context) if m.context else "none" for m in same_msgid)
-        now = repr(message.context) if message.context else "none"
-        return (f"the msgctxt is {now}, but the template has this msgid with msgctxt "
-                f"{contexts}", "restore the msgctxt line as the template has it")
-    guess = _was(message, lacking)
-    guess = f" (the template has {_short(guess)!r})" if guess else ""
-    return (f"this msgid is not in the template{guess}: it was edited, or the English text was "
-            "removed", restore + "; `mariage catalogs update` turns a removed message into an "
-            "obsolete #~ entry")
-
-
-def _was(message: Message, template: dict) -> str | None:
-    """The template message an edited msgid most likely was, among those the catalog lacks:
-    the one written at the same source lines (`#:`), else the closest text."""
-    here = set(message.locations)
-    same = [m for m in template.values() if here and here & set(m.locations)]
-    if len(same) == 1:
-        return _sources(same[0])[0]
-    close = difflib.get_close_matches(_sources(message)[0], [k[0] for k in template], n=1,
-                                      cutoff=0.6)
-    return close[0] if close else None
+    stale, missing, problems = template_drift.compare(result.catalog, result.path, lines,
+                                                      template, pot)
+    result.stale |= stale
+    result.failing |= stale
+    result.missing += missing
+    result.problems += problems
 
 
 _TEMPLATES: dict[Path, tuple[tuple, dict | None]] = {}
@@ -335,7 +266,7 @@ def _template(pot: Path) -> dict[tuple[str, str | None], Message] | None:
     if cached is None or cached[0] != version:
         try:
             with pot.open("rb") as handle:
-                messages = {_key(m): m for m in read_po(handle) if m.id}
+                messages = {message_key(m): m for m in read_po(handle) if m.id}
         except (OSError, PoFileError, ValueError):
             messages = None
         cached = _TEMPLATES[pot] = (version, messages)
@@ -344,20 +275,6 @@ def _template(pot: Path) -> dict[tuple[str, str | None], Message] | None:
 
 def _shown(path: Path) -> str:
     return checks._rel(path)
-
-
-def _short(text: str) -> str:
-    return checks._short(text, 60)
-
-
-def msgstr_line(lines: list[str], msgid_line: int | None) -> int | None:
-    """The line of an entry's (first) msgstr, from the line of its msgid."""
-    if msgid_line is None:
-        return None
-    for i in range(msgid_line - 1, min(len(lines), msgid_line + 200)):
-        if lines[i].startswith("msgstr"):
-            return i + 1
-    return msgid_line
 
 
 def read_catalog(lang: str, locales: Path) -> Catalog:

@@ -23,7 +23,7 @@ from .plurals import PLURAL_SAMPLE, expected_plural_forms, parse_plural_forms
 
 
 class Entry(Protocol):
-    """What these checks read of a message (checks.Entry)."""
+    """What these checks read of a message (message_checks.Entry)."""
     @property
     def sources(self) -> tuple[str, ...]: ...
 

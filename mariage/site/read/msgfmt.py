@@ -44,7 +44,7 @@ def miscounted(message: str) -> bool:
 
 
 # GNU msgfmt's messages in plain words: (pattern, what happened, what to do). Its format and
-# plural-count complaints are left out: the message checks (checks.py) say the same per message.
+# plural-count complaints are left out: the message checks (message_checks.py) say the same per message.
 _MSGFMT_OWN = re.compile(r"format specification|not a valid Python format string|"
                          r"fatal error|location of the first definition")
 _HEADER_COUNT = re.compile(r"^nplurals = (\d+)\.\.\.$")

@@ -21,7 +21,7 @@ import yaml
 from babel.messages.frontend import CommandLineInterface
 from babel.messages.pofile import read_po, write_po
 
-from . import catalogs, checks, plurals
+from . import catalogs, checks, file_checks, plurals
 from . import termbase as terms
 from ...engine.errors import SourceError
 from .checks import Problem
@@ -164,7 +164,7 @@ def guide_path(project: Project) -> Path:
 def _refuse_broken(project: Project, lang: str) -> None:
     """A catalog that cannot be read is not merged: the translator fixes it first."""
     path = catalogs.po_path(lang, project.locales)
-    text, problems = checks.check_file(path, lang)
+    text, problems = file_checks.check_file(path, lang)
     broken = [p for p in problems if p.check in (checks.SYNTAX.id, checks.ENCODING.id)]
     if text is None or broken:
         first = (broken or problems)[0]
@@ -179,7 +179,7 @@ def init(project: Project, lang: str) -> list[Path]:
     not listed (Weblate's "start new translation" writes one) is kept and completed. Every file
     is prepared first and written last, so a refusal leaves nothing half-done. Returns the
     files written."""
-    if not checks.known_language(lang):
+    if not file_checks.known_language(lang):
         raise SourceError(project.locales, f"{lang!r} is not a language code Babel knows",
                           hint="use a code such as de, pl or pt_BR")
     if lang == catalogs.SOURCE_LANGUAGE:

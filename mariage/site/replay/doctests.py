@@ -5,7 +5,7 @@ itself so that every comparison passes. So the work is split three ways:
 
 - the build (this process) parses each page's doctests and, at the end, compares what each
   statement printed with what the page expects (doctest's OutputChecker): the only verdict;
-- a supervisor process (`python -m mariage.site.replay.doctests`), started with an empty
+- a supervisor process (`python -m mariage.site.replay.doctest_worker`), started with an empty
   environment, never runs example code: it forks one child per page and relays that child's
   results, within a byte limit, a time limit and a count of the statements it was sent;
 - the child runs the page's statements, in a session of its own with standard streams on
@@ -22,36 +22,28 @@ Protocol, one JSON object per line: build -> supervisor {"statements", "folder",
 
 from __future__ import annotations
 
-import ctypes
 import doctest
-import io
 import json
 import os
 import re
-import resource
 import selectors
 import signal
 import subprocess
 import sys
 import time
-import traceback
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any
 
 from .. import EXAMPLE_TIMEOUT, seconds
 from ...engine.errors import MariageError
 from ..cache import digest, file_digest
 from .examples import CODE_BLOCK, Example
 
-WORKER_MEMORY = 1 << 30                # bytes of address space for a page's child
 STARTUP_TIMEOUT = 120.0
 TOTAL_TIMEOUT = 600.0                  # seconds for the doctests of every page of one build
 GRACE = 10.0                           # s the build waits beyond a page's limit for the supervisor
-MAX_OUTPUT = 64 << 10                  # characters kept of one statement's output
-MAX_REPLY = 8 << 20                    # bytes a child may send for one page
 FLAGS = doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE
-_PR_SET_CHILD_SUBREAPER = 36
 
 
 class DoctestTimeout(MariageError):
@@ -183,7 +175,8 @@ class DoctestWorker:
         if self._proc is None:
             # An empty environment: a token in the builder's environment is neither in the
             # supervisor's nor in its parent's (see examples/README.md for what remains).
-            self._proc = subprocess.Popen([sys.executable, "-m", "mariage.site.replay.doctests"],
+            self._proc = subprocess.Popen([sys.executable, "-m",
+                                           "mariage.site.replay.doctest_worker"],
                                           stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                           bufsize=0, env=_clean_env(), start_new_session=True)
             self._buffer = bytearray()
@@ -239,188 +232,6 @@ def _kill_group(pid: int) -> None:
         pass
 
 
-# ----------------------------------------------------------------- the supervisor
-
-def _serve() -> None:
-    """The supervisor's loop: one request in, the child's progress and one result out."""
-    from ...engine.profile import Profile, validate
-
-    ctypes.CDLL(None, use_errno=True).prctl(_PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0)
-    out = sys.stdout.buffer
-    profiles: dict[str, Profile] = {}
-    _reply(out, {"ready": True})
-    for raw in sys.stdin.buffer:
-        request = json.loads(raw)
-        key = json.dumps(request["profile"], sort_keys=True)
-        if key not in profiles:
-            profiles[key] = validate(request["profile"])
-        _supervise(out, request, profiles[key])
-
-
-def _reply(out: Any, message: dict[str, Any]) -> None:
-    out.write(json.dumps(message).encode() + b"\n")
-    out.flush()
-
-
-def _supervise(out: Any, request: dict[str, Any], profile: Any) -> None:
-    """Fork the page's child, relay what it reports, and leave no process of it behind."""
-    count = len(request["statements"])
-    read_end, write_end = os.pipe()
-    pid = os.fork()
-    if pid == 0:                                           # the child: never returns
-        os.close(read_end)
-        _child(write_end, request, profile)
-    os.close(write_end)
-    try:
-        _reply(out, _relay(out, read_end, count, float(request["timeout"])))
-    finally:
-        os.close(read_end)
-        _kill_descendants()
-
-
-def _relay(out: Any, fd: int, count: int, timeout: float) -> dict[str, Any]:
-    """The child's final message, checked: progress lines are passed on; anything else the
-    child writes (more than MAX_REPLY bytes, a malformed line, the wrong number of results)
-    ends the page as a crash of this page, never another's."""
-    deadline, buffer, total, at = time.monotonic() + timeout, bytearray(), 0, 0
-    with selectors.DefaultSelector() as selector:
-        selector.register(fd, selectors.EVENT_READ)
-        while True:
-            left = deadline - time.monotonic()
-            if left <= 0 or not selector.select(left):
-                return {"timeout": at}
-            chunk = os.read(fd, 1 << 16)
-            if not chunk:
-                return {"died": "the process ended before reporting"}
-            total += len(chunk)
-            if total > MAX_REPLY:
-                return {"died": f"it wrote more than {MAX_REPLY >> 20} MB of results"}
-            buffer += chunk
-            while (end := buffer.find(b"\n")) >= 0:
-                message = _message(bytes(buffer[:end]), count)
-                del buffer[:end + 1]
-                if message is None:
-                    return {"died": "it wrote something other than its results"}
-                if "running" in message:
-                    at = message["running"]
-                    _reply(out, message)
-                    continue
-                return message
-
-
-def _message(line: bytes, count: int) -> dict[str, Any] | None:
-    try:
-        message = json.loads(line)
-    except ValueError:
-        return None
-    if not isinstance(message, dict) or len(message) != 1:
-        return None
-    if isinstance(message.get("running"), int) and 0 <= message["running"] < count:
-        return message
-    results = message.get("results")
-    if (isinstance(results, list) and len(results) == count
-            and all(_result(r) for r in results)):
-        return {"results": [{"got": r["got"][:MAX_OUTPUT], "raised": r["raised"]} for r in results]}
-    if isinstance(message.get("died"), str):
-        return {"died": message["died"][:200]}
-    return None
-
-
-def _result(result: object) -> bool:
-    return (isinstance(result, dict) and set(result) == {"got", "raised"}
-            and isinstance(result["got"], str)
-            and (result["raised"] is None or isinstance(result["raised"], str)))
-
-
-def _descendants() -> Iterator[int]:
-    """Every living process below this one (orphans come back here: the subreaper)."""
-    me, parents = os.getpid(), {}
-    for entry in os.listdir("/proc"):
-        if entry.isdigit():
-            try:
-                with open(f"/proc/{entry}/stat", "rb") as stat:
-                    fields = stat.read().rsplit(b")", 1)[1].split()
-            except OSError:
-                continue
-            parents[int(entry)] = int(fields[1])
-    below: set[int] = set()
-    frontier = {me}
-    while frontier:
-        frontier = {pid for pid, parent in parents.items() if parent in frontier} - below
-        below |= frontier
-    return iter(below)
-
-
-def _kill_descendants() -> None:
-    """SIGKILL everything the page started, then reap it; repeated while forks race."""
-    for _ in range(50):
-        alive = list(_descendants())
-        if not alive:
-            return
-        for pid in alive:
-            try:
-                os.kill(pid, signal.SIGKILL)
-            except ProcessLookupError:
-                pass
-        while True:
-            try:
-                if os.waitpid(-1, os.WNOHANG) == (0, 0):
-                    break
-            except ChildProcessError:
-                break
-        time.sleep(0.01)
-
-
-# ----------------------------------------------------------------- the page's child
-
-def _child(fd: int, request: dict[str, Any], profile: Any) -> None:
-    """Run the statements in a session of its own; report each one's output; exit."""
-    status = 0
-    try:
-        os.setsid()
-        null = os.open(os.devnull, os.O_RDWR)
-        for std in (0, 1, 2):
-            os.dup2(null, std)
-        resource.setrlimit(resource.RLIMIT_AS, (WORKER_MEMORY, WORKER_MEMORY))
-        report = os.fdopen(fd, "w", encoding="utf-8")
-        _run_statements(report, request, profile)
-    except BaseException:  # noqa: BLE001 - the child reports and exits, whatever happened
-        status = 1
-    finally:
-        os._exit(status)
-
-
-def _run_statements(report: Any, request: dict[str, Any], profile: Any) -> None:
-    from . import examples
-
-    examples._BUILD.set((Path(request["folder"]), profile))
-    globs: dict[str, Any] = {"__name__": "__doctest__"}
-    results = []
-    for index, code in enumerate(request["statements"]):
-        report.write(json.dumps({"running": index}) + "\n")
-        report.flush()
-        results.append(_run_one(code, globs))
-    report.write(json.dumps({"results": results}) + "\n")
-    report.flush()
-
-
-def _run_one(code: str, globs: dict[str, Any]) -> dict[str, Any]:
-    """What one statement printed, or the last line of the exception it raised (as doctest
-    runs it: compiled in 'single' mode, so an expression's value is printed)."""
-    saved, captured = sys.stdout, io.StringIO()
-    sys.stdout, sys.displayhook = captured, sys.__displayhook__
-    try:
-        exec(compile(code, "<doctest>", "single", dont_inherit=True), globs)  # noqa: S102
-        raised = None
-    except KeyboardInterrupt:
-        raise
-    except BaseException:  # noqa: BLE001 - the page's exception is its result
-        raised = traceback.format_exception_only(*sys.exc_info()[:2])[-1]
-    finally:
-        sys.stdout = saved
-    return {"got": captured.getvalue()[:MAX_OUTPUT], "raised": raised}
-
-
 # ----------------------------------------------------------------- the build's check of a page
 
 class ExampleFailed(MariageError):
@@ -456,6 +267,3 @@ def page_inputs(example: Example, markdown: str) -> str:
     return digest([(s.example.source, s.example.want, sorted(s.example.options.items()),
                     s.line) for s in found], bool(CODE_BLOCK.search(markdown)),
                   example.relpath, example.profile, [(p.name, file_digest(p)) for p in files])
-
-if __name__ == "__main__":
-    _serve()
