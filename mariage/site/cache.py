@@ -19,6 +19,7 @@ import os
 import pickle
 import subprocess
 import tempfile
+import threading
 import time
 from collections import Counter
 from dataclasses import asdict, is_dataclass
@@ -145,17 +146,22 @@ class StageCache:
         self.folder = folder
         self.memory_size = memory_size
         self.counts: Counter[str] = Counter()
+        self._counting = threading.Lock()   # a build checks doctests on a second thread
 
     def get(self, stage: str, key: str, compute: Callable[[], T]) -> T:
         """The value of `stage` for `key`: from memory, from disk, else computed and kept."""
         value = self.find(stage, key)
         if value is MISSING:
-            self.counts[f"{stage}:miss"] += 1
+            self._count(f"{stage}:miss")
             value = compute()
             self.put(stage, key, value)
         else:
-            self.counts[f"{stage}:hit"] += 1
+            self._count(f"{stage}:hit")
         return value
+
+    def _count(self, what: str) -> None:
+        with self._counting:
+            self.counts[what] += 1
 
     def find(self, stage: str, key: str) -> Any:
         """The value kept for `stage` and `key`, from memory or disk; else MISSING."""

@@ -12,6 +12,7 @@ static-site tool keeps all of it.
 from __future__ import annotations
 
 import re
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, replace
 from functools import cached_property, lru_cache
 from pathlib import Path
@@ -37,8 +38,8 @@ from ..render.replayer_data import replayer_data
 from ..render.rulings import add_rulings_pages
 from ..render.seats import named, seated
 from ..render.templating import (FALLBACK_CLOSE, FALLBACK_OPEN, RenderedPage, base_context,
-                                 error_line, mark_fallbacks, render, template_inputs,
-                                 time_limit)
+                                 compile_templates, error_line, mark_fallbacks, render,
+                                 template_inputs, time_limit)
 from ..render.variants import render_variants
 
 _ = lambda message: message  # noqa: E731 - marks navigation titles for extraction
@@ -226,27 +227,44 @@ def generate(out: Path, source: SiteSource, static: Path | None = None,
     """Render, verify and write the whole tree under out/<lang>/ (with the assets of `static`,
     default the project's docs/); returns the pages. A catalog mistake fails a strict build;
     otherwise the message shows in English (`check_catalogs` lists the mistakes). Each page's
-    doctests get `timeout` s."""
+    doctests get `timeout` s. Two cores work: the closing study, when not cached, runs in
+    its own process from the start, and the first language's doctests run while the other
+    languages render."""
     static = static if static is not None else source.root / "docs"
-    check_catalogs(source, strict=strict)                               # 1. read and check sources
-    examples = all_examples(source.examples, profile=source.profile)
-    for example in examples:            # players print by the page's names (render/seats.py)
-        example.profile = seated(example.profile)
-    if WORKED_EXAMPLE not in {e.name for e in examples}:
-        raise SourceError(source.examples, f"the worked example {WORKED_EXAMPLE}.md is missing")
-    data = replay_examples(examples, source.cache)                     # 2. the engine, once
-    pages = render_site(source)                                         # 3. render every language
-    for lang in source.languages():
-        pages += render_examples(source, lang, examples, data, timeout)
-        pages += render_variants(source, lang, examples)
-    pages = add_rulings_pages(pages, source)                            #    and link citations
-    with DoctestWorker(timeout) as worker:
-        check_examples(pages, examples, worker, source.cache)           # 4. check
+    with source.study_ahead() as studying, DoctestWorker(timeout) as worker, \
+            ThreadPoolExecutor(1, thread_name_prefix="doctests") as doctests:
+        examples = read_examples(source, strict)                        # 1. read and check sources
+        data = replay_examples(examples, source.cache)                 # 2. the engine, once
+        languages = source.languages()
+        first = render_examples(source, languages[0], examples, data, timeout)
+        checked = doctests.submit(check_examples, first, examples, worker, source.cache)
+        if studying:                    # the wait for the study compiles what pages need
+            compile_templates(source.environment(), source.templates)
+        pages = render_site(source)                                     # 3. render every language
+        for lang in languages:
+            pages += first if lang == languages[0] else \
+                render_examples(source, lang, examples, data, timeout)
+            pages += render_variants(source, lang, examples)
+        pages = add_rulings_pages(pages, source)                        #    and link citations
+        checked.result()
+        check_examples(pages, examples, worker, source.cache)           # 4. check (the rest)
     pages = mark_drafts(pages, source)
     publish.claim(out)                                                  # 5. write
     write_pages(pages, out, static, files=badges.files(
         source.context()["catalog_stats"], source.threshold()))
     return pages
+
+
+def read_examples(source: SiteSource, strict: bool) -> list[Example]:
+    """Stage 1: the catalogs checked (strict: a mistake fails the build) and the examples
+    read, their players named as the pages name them (render/seats.py)."""
+    check_catalogs(source, strict=strict)
+    examples = all_examples(source.examples, profile=source.profile)
+    for example in examples:
+        example.profile = seated(example.profile)
+    if WORKED_EXAMPLE not in {e.name for e in examples}:
+        raise SourceError(source.examples, f"the worked example {WORKED_EXAMPLE}.md is missing")
+    return examples
 
 
 # Translators: the note at the top of every page of a language that a translator previews

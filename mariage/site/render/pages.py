@@ -8,20 +8,21 @@ the profile or the engine's run of an example, never from a catalog.
 
 from __future__ import annotations
 
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Iterator
 
 from babel.support import NullTranslations
 from jinja2 import Environment
 
 from ...engine.profile import Profile, load_profile
 from .seats import Seat, letter, named, player_name, seated
-from ..cache import StageCache, digest, file_digest
+from ..cache import MISSING, StageCache, digest, file_digest
 from ..read import catalogs, termbase
 from ..read.project import Project, output_path
 from ..replay.examples import WORKED_EXAMPLE, claim_summary, read_example
-from ..replay.study import STUDY_DEALS, close_study
+from ..replay.study import STUDY_DEALS, StudyProcess, close_study
 from .messages import Shipped, render_cached, shipped
 from .tables import SCORE_SHEET, score_sheet
 from .templating import (ENGLISH, RenderedPage, base_context, environment, mark_fallbacks, render,
@@ -50,6 +51,7 @@ class SiteSource:
     preview: list[str] | None = None        # `mkdocs serve` of these languages only (+ English)
     cache: StageCache = field(default_factory=StageCache)   # default: this process's memory
     _site_digest: str = field(default="", init=False, repr=False)   # of context(), once filled
+    _study: StudyProcess | None = field(default=None, init=False, repr=False)   # running ahead
 
     def __post_init__(self) -> None:
         if self.profile is None or self.locales is None or self.root is None:
@@ -189,6 +191,25 @@ class SiteSource:
         return self.cache.get("variants", digest(*[(p.name, file_digest(p)) for p in files]),
                               lambda: variant_profiles(self.root))
 
+    def _study_key(self) -> str:
+        return digest(self.profile, STUDY_DEALS)
+
+    @contextmanager
+    def study_ahead(self) -> Iterator[bool]:
+        """Within it, the closing study (when not cached) runs in another process from the
+        start, so that the checks and the templates' compiling before `context()` need it
+        overlap it on the second core. Yields whether it runs."""
+        if "close_study" in self.extra_context or \
+                self.cache.find("study", self._study_key()) is not MISSING:
+            yield False
+            return
+        self._study = StudyProcess(self.profile)
+        try:
+            yield True
+        finally:
+            self._study.close()
+            self._study = None
+
     def context(self) -> dict[str, Any]:
         """Site-wide values: the catalogs' status, the numbers of section 07's example, the
         score sheet's game and the solver's study of closing (study.py)."""
@@ -211,8 +232,8 @@ class SiteSource:
             self.extra_context["variants"] = summaries(self.profile, self.variants())
         if "close_study" not in self.extra_context:
             self.extra_context["close_study"] = self.cache.get(
-                "study", digest(self.profile, STUDY_DEALS),
-                lambda: close_study(self.profile).as_context())
+                "study", self._study_key(), self._study.result if self._study
+                else lambda: close_study(self.profile).as_context())
         if "worked_example" not in self.extra_context:
             example = read_example(self.examples / f"{WORKED_EXAMPLE}.md", self.profile)
             self.extra_context["worked_example"] = claim_summary(example)

@@ -242,6 +242,17 @@ def _environment(search_path: tuple[str, ...]) -> Environment:
     return env
 
 
+def compile_templates(env: Environment, folder: Path) -> None:
+    """Compile every template of `folder` now (Jinja keeps them): a cold build does it while
+    the closing study runs. A template that does not compile is left for its page's render,
+    which names the file and line of the mistake."""
+    for path in sorted(folder.rglob("*.j2")):
+        try:
+            env.get_template(path.relative_to(folder).as_posix())
+        except TemplateError:
+            continue
+
+
 # The English source is written in British English ("6, 5 and 2", no serial comma).
 _BABEL_LOCALES = {"en": "en_GB"}
 

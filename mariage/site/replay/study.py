@@ -16,12 +16,16 @@ chooses among them.
 
 from __future__ import annotations
 
+import json
 import random
+import subprocess
+import sys
 from dataclasses import dataclass
 from typing import Any
 
 from ...engine.actions import Action
 from ...engine.cards import deck_for
+from ...engine.errors import MariageError
 from ...engine.hand import Hand
 from ...engine.profile import Profile
 from ...engine.solver import Solver
@@ -128,3 +132,44 @@ def _move(actions: list[Action], rng: random.Random) -> Action:
         if chosen:
             return chosen[0]
     return rng.choice([a for a in actions if a.verb == "play"])
+
+
+class StudyProcess:
+    """The study run in another process: a cold build's longest stage then works on a second
+    core while this one checks the catalogs and compiles the templates. The process gets the
+    profile's plain data and prints the study's context as JSON; `result()` waits for it."""
+
+    def __init__(self, profile: Profile, deals: int = STUDY_DEALS) -> None:
+        self._proc = subprocess.Popen([sys.executable, "-m", __name__], stdin=subprocess.PIPE,
+                                      stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        assert self._proc.stdin is not None
+        # the process reads its whole request before it writes: this cannot deadlock
+        self._proc.stdin.write(json.dumps({"profile": profile.as_data(), "deals": deals}).encode())
+        self._proc.stdin.close()
+        self._proc.stdin = None             # communicate() then only reads
+
+    def result(self) -> dict[str, Any]:
+        """The study's context; a process that failed or was killed is an error, never a guess."""
+        out, err = self._proc.communicate()
+        if self._proc.returncode != 0:
+            lines = err.decode(errors="replace").strip().splitlines() or ["(no output)"]
+            raise MariageError(f"the closing study's process ended with exit code "
+                               f"{self._proc.returncode}: {lines[-1]}")
+        context: dict[str, Any] = json.loads(out)
+        return context
+
+    def close(self) -> None:
+        """Stop the process if its result was never read (a build that failed first)."""
+        if self._proc.poll() is None:
+            self._proc.kill()
+            self._proc.communicate()
+
+
+def _serve() -> None:
+    request = json.load(sys.stdin)
+    profile = Profile.from_plain(request["profile"])
+    json.dump(close_study(profile, request["deals"]).as_context(), sys.stdout)
+
+
+if __name__ == "__main__":
+    _serve()
