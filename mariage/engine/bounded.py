@@ -9,7 +9,6 @@ a ValueError with the line, which the callers turn into their usual one-line mes
 from __future__ import annotations
 
 import json
-import os
 from pathlib import Path
 from typing import Any, BinaryIO, Iterator
 

@@ -30,10 +30,8 @@ from .schema import Profile
 PROJECT_PROFILE = Path("rules") / "mariage.yaml"
 
 PROFILE_LIMIT = 128 << 10       # bytes; the shipped profile is about 6 KB
-# The schema's classes, for the modules that import them from here.
-__all__ = ["NAMED_RANKS", "Bonuses", "Closing", "Deal", "Deck", "Options", "Profile", "Rates",
-           "Ruling", "Suit", "Thresholds", "default_profile", "find_profile", "load_profile",
-           "per_profile", "validate"]
+__all__ = ["PROJECT_PROFILE", "Profile", "default_profile", "find_profile", "load_profile",
+           "validate"]
 
 
 def validate(data: Any, source: str = "") -> Profile:

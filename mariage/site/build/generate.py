@@ -37,9 +37,9 @@ from ..render.pages import SiteSource, render_site
 from ..render.replayer_data import replayer_data
 from ..render.rulings import add_rulings_pages
 from ..render.seats import named, seated
+from ..render.dependencies import compile_templates, template_inputs
 from ..render.templating import (FALLBACK_CLOSE, FALLBACK_OPEN, RenderedPage, base_context,
-                                 compile_templates, error_line, mark_fallbacks, render,
-                                 template_inputs, time_limit)
+                                 error_line, mark_fallbacks, render, time_limit)
 from ..render.variants import render_variants
 
 _ = lambda message: message  # noqa: E731 - marks navigation titles for extraction

@@ -25,8 +25,9 @@ from ..replay.examples import WORKED_EXAMPLE, claim_summary, read_example
 from ..replay.study import STUDY_DEALS, StudyProcess, close_study
 from .messages import Shipped, render_cached, shipped
 from .tables import SCORE_SHEET, score_sheet
+from .dependencies import template_inputs
 from .templating import (ENGLISH, RenderedPage, base_context, environment, mark_fallbacks, render,
-                         template_inputs, translated)
+                         translated)
 from .variants import VARIANTS, summaries, variant_profiles
 
 

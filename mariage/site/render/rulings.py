@@ -22,7 +22,8 @@ from ...engine.errors import SourceError
 from .messages import render_cached
 from .pages import SiteSource
 from ..cache import digest
-from .templating import RenderedPage, base_context, render, template_inputs, translated
+from .dependencies import template_inputs
+from .templating import RenderedPage, base_context, render, translated
 
 RULINGS_PAGE = "rulings.md"
 RULINGS_TEMPLATE = "rulings.md.j2"

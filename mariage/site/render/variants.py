@@ -13,7 +13,8 @@ from jinja2 import Environment
 from ...engine.profile import Profile, load_profile
 from ..cache import digest
 from .messages import render_cached
-from .templating import RenderedPage, base_context, render, template_inputs
+from .dependencies import template_inputs
+from .templating import RenderedPage, base_context, render
 
 VARIANTS = Path("rules") / "variants"
 TEMPLATE = "variant.md.j2"
