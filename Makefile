@@ -38,6 +38,7 @@ bench: $(VENV)/.test $(VENV)/.external
 	$(BIN)/python benchmarks/serve.py > benchmarks/results/serve.json
 	$(BIN)/python benchmarks/serve.py --langs fr > benchmarks/results/serve-fr.json
 	$(BIN)/python benchmarks/input_limits.py
+	$(BIN)/python benchmarks/suite.py > benchmarks/results/suite.json
 	$(BIN)/python benchmarks/figures.py      # the table the README quotes
 
 $(VENV)/bin/python:

@@ -60,9 +60,17 @@ def _replay_cli(r: dict[str, Any]) -> list[tuple[str, str]]:
              f"{r['speed_ratio_cpu']}x (CPU), {r['per_record_speed_ratio_cpu']}x per record")]
 
 
+def _suite(r: dict[str, Any]) -> list[tuple[str, str]]:
+    where = "a fresh clone" if r["fresh_clone"] else "this checkout"
+    setup = f", after {r['setup_wall_s']} s of setup" if "setup_wall_s" in r else ""
+    return [(f"`make test` on {where}: {r['outcomes'].get('passed', 0):,} tests passed",
+             f"{r['pytest_wall_s']} s wall, {r['pytest_cpu_s']} s CPU of pytest on 2 workers"
+             f"{setup}")]
+
+
 ROWS: dict[str, Callable[[dict[str, Any]], list[tuple[str, str]]]] = {
     "build": _build, "serve": _serve, "serve-fr": _serve, "engine": _engine,
-    "solver": _solver, "replay_cli": _replay_cli,
+    "solver": _solver, "replay_cli": _replay_cli, "suite": _suite,
 }
 
 

@@ -87,6 +87,17 @@ def _serve(out: str) -> None:
                                          "log_names_the_line": True}
 
 
+def _suite(out: str) -> None:
+    figures = _json(out)
+    assert figures["exit_code"] == 0 and figures["outcomes"]["passed"] > 0
+    assert set(figures["outcomes"]) == {"passed"}, figures["outcomes"]
+    assert 0 < len(figures["slowest"]) <= 20
+    assert all(s["when"] in ("setup", "call", "teardown") and "::" in s["test"]
+               for s in figures["slowest"])
+    assert figures["pytest_wall_s"] > 0 and figures["pytest_cpu_s"] > 0
+    assert len(figures["load_average"]) == 3 and not figures["fresh_clone"]
+
+
 def _solver(out: str) -> None:
     figures = _json(out)
     assert figures["deals"] == 5 and figures["solved_positions_per_second"] > 0
@@ -96,6 +107,7 @@ CHECKS: dict[str, Callable[[str], None]] = {
     "build.py": _build, "engine.py": _engine, "figures.py": _figures, "hostile.py": _hostile,
     "input_limits.py": _input_limits, "mutants.py": _mutants, "naive_replay.py": _naive_replay,
     "opponent.py": _opponent, "replay_cli.py": _replay_cli, "serve.py": _serve, "solver.py": _solver,
+    "suite.py": _suite,
 }
 
 
