@@ -33,12 +33,10 @@ from mkdocs.exceptions import Abort, PluginError
 from mkdocs.plugins import BasePlugin, CombinedEvent, event_priority
 
 from jinja2 import Environment, FileSystemBytecodeCache
-from markupsafe import escape
 
 from mariage.engine.errors import MariageError
-from mariage.site.read import catalogs
 from mariage.site.render import interface
-from mariage.site.build import publish
+from mariage.site.build import one_404, publish
 from mariage.site.build.play import TEACHING, write_play_assets
 from mariage.site.render.pages import SiteSource
 from mariage.site.read.project import DEFAULT_MIN_TRANSLATED, Project
@@ -51,7 +49,6 @@ from .incremental import Languages, shared_inputs
 
 log = logging.getLogger("mkdocs.plugins.mariage")
 _HEAD_ALTERNATE = re.compile(r'\s*<link rel="alternate" href="[^"]*" hreflang="[^"]*">')
-_SELECTOR_LINK = re.compile(r'<a href="[^"]*" hreflang="([^"]+)" class="md-select__link">')
 _SEARCH_DIALOG = '<div class="md-search" data-md-component="search" role="dialog">'
 _SEARCH_LABEL = re.compile(r'class="md-search__input" name="query" aria-label="([^"]*)"')
 _TITLE = re.compile(r"<title>(.*?)</title>", re.S)
@@ -74,11 +71,6 @@ def fix_html(output: str) -> str:
     if label:
         output = output.replace(_SEARCH_DIALOG, _SEARCH_DIALOG[:-1] + f' aria-label="{label.group(1)}">')
     return output
-
-
-def _home_link(root: str, lang: str) -> str:
-    home = root if lang == catalogs.SOURCE_LANGUAGE else f"{root}{lang}/"
-    return f'<a href="{escape(home)}" hreflang="{escape(lang)}" class="md-select__link">'
 
 
 class Seconds(c.BaseConfigOption[float]):
@@ -143,7 +135,6 @@ class MariageConfig(Config):
 class MariagePlugin(BasePlugin[MariageConfig]):
     def __init__(self) -> None:
         self._command = "build"
-        self._not_found: str | None = None
         self._lock: int | None = None
         self._scratch: Path | None = None
         self._publication: publish.Publication | None = None
@@ -236,10 +227,7 @@ class MariagePlugin(BasePlugin[MariageConfig]):
         if template_name != "404.html":
             return output
         output = fix_html(output)
-        i18n = config.plugins.get("i18n")
-        if i18n is None or i18n.current_language == catalogs.SOURCE_LANGUAGE:
-            root = urlsplit(config.site_url or "/").path or "/"
-            self._not_found = _SELECTOR_LINK.sub(lambda m: _home_link(root, m.group(1)), output)
+        one_404.keep(output, config)
         return output
 
     @event_priority(-50)    # before static-i18n builds the other languages
@@ -254,8 +242,7 @@ class MariagePlugin(BasePlugin[MariageConfig]):
             return
         if self._languages is not None:
             self._languages.uninstall(Path(config.site_dir))
-        if self._not_found is not None:
-            (Path(config.site_dir) / "404.html").write_text(self._not_found, encoding="utf-8")
+        one_404.write(config)
         if self._source is not None and self._root is not None:
             self._play_assets(config, self._source, self._root)
         if self._docs_dir is not None:

@@ -4,6 +4,7 @@ maintained fork of MkDocs 1.6), tested here so the site does not depend on MkDoc
 
 from __future__ import annotations
 
+import re
 import shutil
 import subprocess
 import sys
@@ -34,6 +35,7 @@ def test_the_tree_holds_every_page_of_every_language(tree):
         assert len(list((docs / lang / "examples").glob("*.md"))) >= 16
     assert (docs / "assets" / "javascripts" / "replayer.js").is_file()
     assert (tree / "overrides" / "404.html").is_file()
+    assert (tree / "hooks" / "one_404.py").is_file()
 
 
 def test_the_config_is_the_projects_without_the_plugin(tree):
@@ -69,6 +71,14 @@ def test_a_builder_without_the_plugin_builds_the_site(tree, tmp_path, builder):
     spanish = (site / "es" / "examples" / "07-marriage-claim" / "index.html").read_text(
         encoding="utf-8")
     assert "Ejemplos resueltos" in spanish and "data-steps" in spanish
+    # one 404 page for every language: the default language's, its selector on the homes
+    # (static-i18n alone leaves the last language's, its selector on its last page)
+    not_found = (site / "404.html").read_text(encoding="utf-8")
+    assert '<html lang="en"' in not_found
+    homes = re.findall(r'<a href="([^"]*)" hreflang="([^"]+)" class="md-select__link">',
+                       not_found)
+    assert sorted(homes) == sorted(("/" if lang == "en" else f"/{lang}/", lang)
+                                   for lang in LANGS)
 
 
 def test_a_folder_of_other_files_is_refused_and_left_alone(tmp_path, capsys):

@@ -24,9 +24,11 @@ from ..render import interface
 from ..render.pages import SiteSource
 from ..render.templating import RenderedPage
 from .. import EXAMPLE_TIMEOUT
+from . import one_404
 from .generate import NAV_SECTIONS, generate, not_found_notes
 
 MARKER = ".mariage-generated"          # a folder `mariage generate` wrote, safe to rewrite
+HOOKS = "hooks"                         # the tree's MkDocs hooks, beside its mkdocs.yml
 
 
 @dataclass(frozen=True)
@@ -73,6 +75,8 @@ def generate_tree(out: Path, source: SiteSource, strict: bool = True,
     if overrides.is_dir():
         shutil.rmtree(out / "overrides", ignore_errors=True)
         shutil.copytree(overrides, out / "overrides")
+    (out / HOOKS).mkdir(exist_ok=True)
+    shutil.copy(one_404.__file__, out / HOOKS / "one_404.py")
     config = plain_config(source.project.config, additions(source, pages))
     tmp = out / "mkdocs.yml.tmp"
     tmp.write_text(config, encoding="utf-8")
@@ -103,6 +107,8 @@ def plain_config(config: Path, add: Additions) -> str:
                 language["nav_translations"] = add.nav_translations[lang]
                 language["site_description"] = add.descriptions[lang]
     data["extra"] = {**(data.get("extra") or {}), **_plain(add.extra)}
+    # one 404 page for every language, as the plugin makes it (one_404.py)
+    data["hooks"] = [*(data.get("hooks") or []), f"{HOOKS}/one_404.py"]
     return ("# Written by `mariage generate`: the site's Markdown, built by MkDocs without the "
             "mariage plugin.\n" + yaml.dump(data, Dumper=_TagDumper, allow_unicode=True,
                                             sort_keys=False))
