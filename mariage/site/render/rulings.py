@@ -71,6 +71,8 @@ def _lines_keeping_fences(text: str) -> Iterator[str]:
 
 
 def _link_line(line: str, target: str, known: set[str], page: RenderedPage) -> str:
+    if not CITATION.search(line):       # most lines cite nothing
+        return line
     pieces, last = [], 0
     for keep in _KEEP.finditer(line):
         pieces.append(_link_text(line[last:keep.start()], target, known, page))
