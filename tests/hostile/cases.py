@@ -342,10 +342,12 @@ CASES = [
          ["examples/99-hostile.md", "cannot render the example (en)"],
          _example('# Write\n\n{{ example.path.parent.joinpath("NE8_PWNED").write_text("x") }}\n\n'
                   "```python\n>>> 1\n1\n```\n")),
-    Case("NE9", "a narrative looping 10^8 times", ["examples", "--timeout", "3", "99-hostile"], 1,
+    # 10^12 turns: an empty 10^8 (two loops) runs in under 3 s on a quiet machine
+    Case("NE9", "a narrative looping 10^12 times", ["examples", "--timeout", "3", "99-hostile"], 1,
          ["examples/99-hostile.md", "cannot render the example (en)", "did not finish within 3 s"],
-         _example("# Loop\n\n{% for i in range(10000) %}{% for j in range(10000) %}{% endfor %}"
-                  "{% endfor %}\n\n```python\n>>> 1\n1\n```\n")),
+         _example("# Loop\n\n{% for i in range(10000) %}{% for j in range(10000) %}"
+                  "{% for k in range(10000) %}{% endfor %}{% endfor %}{% endfor %}"
+                  "\n\n```python\n>>> 1\n1\n```\n")),
     Case("NE9b", "a narrative looping 10^10 times", ["examples", "99-hostile"], 1,
          ["examples/99-hostile.md", "range() has at most 10,000 items"],
          _example("# Loop\n\n{% for i in range(100000) %}{% endfor %}\n\n```python\n>>> 1\n1\n```\n")),

@@ -189,9 +189,7 @@ def time_limit(seconds: float = RENDER_TIMEOUT) -> Iterator[None]:
         raise RenderTimeout(f"it did not finish within {seconds:g} s; a narrative must not loop")
 
     previous = signal.signal(signal.SIGALRM, expire)
-    # then again every 0.1 s: the alarm's exception can land inside code that catches it (a
-    # sandbox lookup), and the loop must still stop
-    signal.setitimer(signal.ITIMER_REAL, seconds, 0.1)
+    signal.setitimer(signal.ITIMER_REAL, seconds)
     try:
         yield
     finally:
