@@ -15,7 +15,8 @@ Every test module here marks its tests `pytest.mark.xdist_group("browser")`, so 
   console errors, uncaught exceptions, failed requests, and requests to any host but
   127.0.0.1 (the context aborts those: nothing leaves the machine).
 - `crawl`: every page of every language visited once; the page checks of test_pages.py read
-  what was recorded there.
+  what was recorded there. It starts in background threads (two Chromiums of its own) as soon
+  as the site is served, so its ~2 minutes overlap the interactive tests instead of adding to them.
 
 Shared code (the build, the page monitor, the scripts run in pages) is in sitecheck.py.
 """
@@ -24,14 +25,14 @@ from __future__ import annotations
 
 import functools
 import http.server
-import os
 import threading
+from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 
-from browser.sitecheck import (CHROMIUM, CHROMIUM_ARGS, DESKTOP, LANGS, BuiltSite, Monitor,
-                               QuietHandler, Visit, build_site, crawl_site, discover_pages,
-                               is_local, start_vnu)
+from browser.sitecheck import (DESKTOP, LANGS, BuiltSite, Monitor, QuietHandler, Visit,
+                               build_site, chromium_missing, crawl_site, discover_pages,
+                               launch_chromium, site_context, start_vnu)
 
 
 def pytest_generate_tests(metafunc):
@@ -107,28 +108,20 @@ def base_url(site) -> str:
 
 @pytest.fixture(scope="session")
 def browser():
-    if not (CHROMIUM.is_file() and os.access(CHROMIUM, os.X_OK)):
-        pytest.fail(f"{CHROMIUM} is missing: the browser tests need Debian's chromium. "
-                    "Run `make test`, which installs it (.ci/system-deps.sh).", pytrace=False)
-    try:
-        from playwright.sync_api import sync_playwright
-    except ImportError:
-        pytest.fail("the playwright package is missing: run `make test`, which installs it.",
-                    pytrace=False)
+    missing = chromium_missing()
+    if missing:
+        pytest.fail(missing, pytrace=False)
+    from playwright.sync_api import sync_playwright
+
     with sync_playwright() as pw:
-        chromium = pw.chromium.launch(executable_path=str(CHROMIUM), headless=True,
-                                      args=CHROMIUM_ARGS)
+        chromium = launch_chromium(pw)
         yield chromium
         chromium.close()
 
 
 @pytest.fixture(scope="session")
 def browser_context(browser):
-    context = browser.new_context(viewport=DESKTOP, locale="en-US", service_workers="block")
-    context.set_default_timeout(15000)
-    # Nothing may leave the machine: requests to other hosts are aborted (and recorded by the
-    # page's Monitor).
-    context.route(lambda url: not is_local(url), lambda route: route.abort())
+    context = site_context(browser)
     yield context
     context.close()
 
@@ -149,7 +142,25 @@ def page(monitor):
 
 # --------------------------------------------------------------------------- the crawl
 
+@pytest.fixture(scope="session", autouse=True)
+def crawl_started(request, site, base_url):
+    """The crawl starts as soon as the site is served, in threads of its own, while the other
+    browser tests run (when any test of the session reads it)."""
+    if chromium_missing() or not any("crawl" in getattr(item, "fixturenames", ())
+                                     for item in request.session.items):
+        yield None
+        return
+    stop = threading.Event()
+    with ThreadPoolExecutor(1, thread_name_prefix="crawl-start") as pool:
+        crawling = pool.submit(crawl_site, base_url, site.pages, stop=stop)
+        yield crawling
+        stop.set()      # the session ends: a crawl still running stops after its current pages
+
+
 @pytest.fixture(scope="session")
-def crawl(site, base_url, monitor) -> dict[str, Visit]:
+def crawl(crawl_started) -> dict[str, Visit]:
     """Every page of every language, visited once (see sitecheck.crawl_site)."""
-    return crawl_site(monitor, base_url, site.pages)
+    missing = chromium_missing()
+    if missing:
+        pytest.fail(missing, pytrace=False)
+    return crawl_started.result()

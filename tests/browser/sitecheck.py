@@ -1,6 +1,8 @@
 """What the browser tests share: the site's languages and pages, the build, the local server's
 handler, the page monitor and the scripts run in the page. Imported as `browser.sitecheck`
-(tests/ is on pytest's pythonpath)."""
+(tests/ is on pytest's pythonpath). The crawl runs in lanes and serves each page a search index
+of its own sections: indexing the whole site cost ~0.3 s of every page's ~1 s, is the same work
+from every page, and is checked by the tests that search instead."""
 
 from __future__ import annotations
 
@@ -9,7 +11,9 @@ import os
 import shutil
 import subprocess
 import sys
+import threading
 import time
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 from urllib.parse import urlsplit
@@ -19,7 +23,10 @@ import yaml
 ROOT = Path(__file__).resolve().parents[2]
 CHROMIUM = Path("/usr/bin/chromium")
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
-                 "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-quic"]
+                 "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-quic",
+                 # several crawl lanes run at once: none may be slowed down as a background page
+                 "--disable-background-timer-throttling", "--disable-renderer-backgrounding",
+                 "--disable-backgrounding-occluded-windows"]
 AXE_JS = ROOT / "node_modules" / "axe-core" / "axe.min.js"
 VNU_JAR = ROOT / "node_modules" / "vnu-jar" / "build" / "dist" / "vnu.jar"
 DESKTOP = {"width": 1280, "height": 900}
@@ -356,31 +363,111 @@ class Visit:
     phone: dict = field(default_factory=dict)
 
 
-def crawl_site(monitor: Monitor, base_url: str, pages: list[SitePage]) -> dict[str, Visit]:
-    """Visit every page once in the monitor's page: load it at the desktop size, wait until it is
-    quiet, record what it did, then narrow it to a phone's width and measure what sticks out.
-    (One tab: Chromium throttles background tabs, so several tabs at once were slower.)"""
-    page, visits = monitor.page, {}
-    for site_page in pages:
-        record = Visit(site_page)
-        page.set_viewport_size(DESKTOP)
+CRAWL_LANES = 2    # pages crawled at once; see crawl_site
+
+
+def chromium_missing() -> str:
+    """Why the browser tests cannot run here (and how to fix it), or "" when they can."""
+    if not (CHROMIUM.is_file() and os.access(CHROMIUM, os.X_OK)):
+        return (f"{CHROMIUM} is missing: the browser tests need Debian's chromium. "
+                "Run `make test`, which installs it (.ci/system-deps.sh).")
+    try:
+        import playwright.sync_api  # noqa: F401
+    except ImportError:
+        return "the playwright package is missing: run `make test`, which installs it."
+    return ""
+
+
+def launch_chromium(pw):
+    return pw.chromium.launch(executable_path=str(CHROMIUM), headless=True, args=CHROMIUM_ARGS)
+
+
+def site_context(browser, **options):
+    """A browser context at the desktop size from which nothing leaves the machine: requests
+    to other hosts are aborted (and recorded by the page's Monitor)."""
+    context = browser.new_context(**{"viewport": DESKTOP, "locale": "en-US",
+                                     "service_workers": "block", **options})
+    context.set_default_timeout(15000)
+    context.route(lambda url: not is_local(url), lambda route: route.abort())
+    return context
+
+
+def crawl_site(base_url: str, pages: list[SitePage], lanes: int = CRAWL_LANES,
+               stop: threading.Event | None = None) -> dict[str, Visit]:
+    """Visit every page once, in page order, `lanes` pages at a time (see crawl_lane).
+
+    A page mostly waits (for its load, its search worker, the quiet period), so one lane's waits
+    overlap another's work. Each lane is a thread with its own Playwright and Chromium (the
+    sync API serves one thread) and one foreground page: no lane is a throttled background tab."""
+    shares = [pages[i::lanes] for i in range(lanes)]
+    with ThreadPoolExecutor(lanes, thread_name_prefix="crawl") as pool:
+        done = list(pool.map(lambda share: crawl_lane(base_url, share, stop), shares))
+    visits = {path: visit for lane in done for path, visit in lane.items()}
+    return {p.path: visits[p.path] for p in pages if p.path in visits}
+
+
+def crawl_lane(base_url: str, pages: list[SitePage],
+               stop: threading.Event | None = None) -> dict[str, Visit]:
+    """Visit each page in one page (tab) of a Chromium of its own: load it at the desktop size,
+    wait until it is quiet, record what it did, then narrow it to a phone's width and measure
+    what sticks out. (Stops early, leaving pages out, once `stop` is set: the session ends.)"""
+    from playwright.sync_api import sync_playwright
+
+    visits: dict[str, Visit] = {}
+    with sync_playwright() as pw:
+        browser = launch_chromium(pw)
         try:
-            response = visit(monitor, base_url + site_page.path)
-            record.status = response.status if response else None
-            record.head = page.evaluate(HEAD_JS)
-            page.set_viewport_size(PHONE)
-            page.evaluate("() => new Promise(r => requestAnimationFrame(() => "
-                          "requestAnimationFrame(r)))")
-            record.phone = page.evaluate(OVERFLOW_JS)
-        except Exception as exc:  # a page that does not load is a finding, not a crash
-            record.error = f"{type(exc).__name__}: {exc}".splitlines()[0]
-        record.console_errors = list(monitor.console_errors)
-        record.page_errors = list(monitor.page_errors)
-        record.failed = list(dict.fromkeys(monitor.failed))
-        record.foreign = list(dict.fromkeys(monitor.foreign))
-        visits[site_page.path] = record
-    page.set_viewport_size(DESKTOP)
+            context, visiting = site_context(browser), []
+            context.route("**/search/search_index.json",
+                          lambda route: own_sections_only(route, visiting[-1]))
+            monitor = Monitor(context.new_page())
+            for site_page in pages:
+                if stop is not None and stop.is_set():
+                    break
+                visiting.append(site_page)
+                visits[site_page.path] = visit_and_measure(monitor, base_url, site_page)
+        finally:
+            browser.close()
     return visits
+
+
+def own_sections_only(route, site_page: SitePage) -> None:
+    """Serve the search index as the server sends it (its status too), but with only the visited
+    page's own sections: Material's search worker still starts, fetches the index and every
+    lunr language on every page, while indexing the whole site (the same work from every page,
+    ~0.3 s of each page's wait here) is left to the tests that search (test_search.py,
+    test_reference.py)."""
+    response = route.fetch()
+    try:
+        index = response.json() if response.ok else None
+    except ValueError:      # not JSON: passed on as it is; the worker's error is recorded
+        index = None
+    if not isinstance(index, dict) or not isinstance(index.get("docs"), list):
+        route.fulfill(response=response)
+        return
+    index["docs"] = [d for d in index["docs"]
+                     if str(d.get("location", "")).split("#")[0] == site_page.path]
+    route.fulfill(response=response, json=index)
+
+
+def visit_and_measure(monitor: Monitor, base_url: str, site_page: SitePage) -> Visit:
+    page, record = monitor.page, Visit(site_page)
+    page.set_viewport_size(DESKTOP)
+    try:
+        response = visit(monitor, base_url + site_page.path)
+        record.status = response.status if response else None
+        record.head = page.evaluate(HEAD_JS)
+        page.set_viewport_size(PHONE)
+        page.evaluate("() => new Promise(r => requestAnimationFrame(() => "
+                      "requestAnimationFrame(r)))")
+        record.phone = page.evaluate(OVERFLOW_JS)
+    except Exception as exc:  # a page that does not load is a finding, not a crash
+        record.error = f"{type(exc).__name__}: {exc}".splitlines()[0]
+    record.console_errors = list(monitor.console_errors)
+    record.page_errors = list(monitor.page_errors)
+    record.failed = list(dict.fromkeys(monitor.failed))
+    record.foreign = list(dict.fromkeys(monitor.foreign))
+    return record
 
 
 def bullet_list(items, limit: int = 25) -> str:

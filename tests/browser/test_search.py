@@ -42,3 +42,5 @@ def test_search_finds_the_translated_section(page, monitor, site, base_url, lang
         found = list(dict.fromkeys(page.evaluate(_RESULT_LINKS)))[:12]
         pytest.fail(f"/{home}: searching for {word!r} shows no result on /{expected}; "
                     f"Material says {said!r}; result links: {found or 'none'}", pytrace=False)
+    problems = monitor.console_errors + monitor.page_errors + monitor.failed + monitor.foreign
+    assert not problems, f"/{home}: while indexing the site and searching: {problems}"
