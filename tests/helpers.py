@@ -4,11 +4,44 @@ from __future__ import annotations
 
 import os
 import re
+import shutil
 import subprocess
 import sys
+from collections.abc import Iterable
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
+# What a copy of the project needs to build, check its catalogs and run its examples.
+PROJECT_FILES = ["rules", "locales", "templates", "examples", "docs", "overrides", "mkdocs.yml",
+                 "babel.cfg"]
+
+
+def copy_project(dest: Path, languages: Iterable[str] | None = None) -> Path:
+    """Copy the project's inputs into `dest`; with `languages`, a project that has only those
+    (and English, the source): the other catalogs and their mkdocs.yml entries are left out,
+    as benchmarks/build.py does. A test about publishing or the cache needs a site, not six."""
+    dest.mkdir(parents=True, exist_ok=True)
+    for name in PROJECT_FILES:
+        src = ROOT / name
+        (shutil.copytree if src.is_dir() else shutil.copy)(src, dest / name)
+    if languages is not None:
+        kept = {"en", *languages}
+        for messages in (dest / "locales").glob("*/LC_MESSAGES"):
+            if messages.parent.name not in kept:
+                shutil.rmtree(messages)
+        config = (dest / "mkdocs.yml").read_text(encoding="utf-8")
+        config, count = re.subn(r"        - locale: (\w+)\n(?:          .*\n)+",
+                                lambda m: m.group(0) if m.group(1) in kept else "", config)
+        assert count > 1, "mkdocs.yml lists no i18n languages: the copy keeps them all"
+        (dest / "mkdocs.yml").write_text(config, encoding="utf-8")
+        assert configured_languages(dest) == [g for g in configured_languages(ROOT) if g in kept]
+    return dest
+
+
+def configured_languages(project: Path) -> list[str]:
+    from mariage.site.read.project import configured_languages as listed
+
+    return listed(project / "mkdocs.yml")
 
 
 def site_languages() -> list[str]:

@@ -24,6 +24,10 @@ SCHNAPSEN_07 = ("deck: [Jc, Ks, Qs, Qd, As, 10d, 10h, Jd, Js, Kh, Qh, "
                 "Ac, 10c, Kc, Qc, Ad, Kd, Ah, Jh, 10s]")
 
 
+# One worker generates the Schnapsen site once (otherwise each worker running its tests would).
+pytestmark = pytest.mark.xdist_group("schnapsen-site")
+
+
 @pytest.fixture(scope="module")
 def schnapsen_site(tmp_path_factory):
     project = tmp_path_factory.mktemp("schnapsen")

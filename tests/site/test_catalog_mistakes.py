@@ -9,8 +9,8 @@ mistake is one row. Most rows stop at the generator; `test_build_*` run a real `
 
 from __future__ import annotations
 
+import os
 import re
-import shutil
 import subprocess
 import sys
 from dataclasses import dataclass
@@ -19,6 +19,7 @@ from typing import Callable
 
 import pytest
 
+from helpers import copy_project
 from mariage.site.read import catalogs
 from mariage.site.replay.doctests import DoctestWorker
 from mariage.site.replay.examples import read_example
@@ -381,7 +382,7 @@ def test_a_file_in_another_encoding_is_named_with_its_line(locales_copy, name, d
     (["catalogs", "check", "fr", "--errors-only"], ["fr: 1 mistake(s)", "[markup]"]),
 ])
 def test_the_check_command_names_file_line_and_check(tmp_path, args, words):
-    project = _project_copy(tmp_path)
+    project = copy_project(tmp_path / "project")
     po = project / "locales" / FR
     po.write_text(msgstr(GLOSSARY, "Glossaire]")(po.read_text(encoding="utf-8")),
                   encoding="utf-8")
@@ -394,7 +395,7 @@ def test_the_check_command_names_file_line_and_check(tmp_path, args, words):
 
 
 def test_the_check_command_reads_a_latin1_catalog_without_a_traceback(tmp_path):
-    project = _project_copy(tmp_path)
+    project = copy_project(tmp_path / "project")
     po = project / "locales" / FR
     po.write_bytes(declare("ISO-8859-1")(po.read_text(encoding="utf-8"))
                    .encode("latin-1", "replace"))
@@ -405,28 +406,18 @@ def test_the_check_command_reads_a_latin1_catalog_without_a_traceback(tmp_path):
     assert "save the file as UTF-8" in run.stderr
 
 
-COPY = ["rules", "locales", "templates", "examples", "docs", "overrides", "mkdocs.yml"]
-
-
-def _project_copy(tmp_path: Path) -> Path:
-    dest = tmp_path / "project"
-    dest.mkdir()
-    for name in COPY:
-        src = ROOT / name
-        (shutil.copytree if src.is_dir() else shutil.copy)(src, dest / name)
-    return dest
-
-
 def _build(project: Path, *extra: str) -> subprocess.CompletedProcess[str]:
+    """A build with no environment but the session's stage cache (warm by the time it runs)."""
     return subprocess.run([sys.executable, "-m", "mkdocs", "build", *extra], cwd=project,
-                          capture_output=True, text=True, env={"NO_MKDOCS_2_WARNING": "1",
-                                                               "PATH": "/usr/bin:/bin"})
+                          capture_output=True, text=True, env={
+                              "NO_MKDOCS_2_WARNING": "1", "PATH": "/usr/bin:/bin",
+                              "MARIAGE_STAGE_CACHE": os.environ["MARIAGE_STAGE_CACHE"]})
 
 
 @pytest.fixture(scope="module")
-def broken_project(tmp_path_factory):
+def broken_project(warm_stages, tmp_path_factory):
     """A project copy whose French catalog carries a live link and a table pipe."""
-    project = _project_copy(tmp_path_factory.mktemp("broken"))
+    project = copy_project(tmp_path_factory.mktemp("broken") / "project")
     po = project / "locales" / FR
     text = po.read_text(encoding="utf-8")
     text = msgstr(NUMBERS, "Les nombres [voir](https://evil.example/)")(text)

@@ -12,7 +12,7 @@ from mariage.site.replay.examples import all_examples
 
 
 @pytest.fixture(scope="module")
-def site(tmp_path_factory) -> dict[tuple[str, str], str]:
+def site(warm_stages, tmp_path_factory) -> dict[tuple[str, str], str]:
     """Every generated page, as written (lang, path) -> Markdown."""
     pages = generate(tmp_path_factory.mktemp("site"), SiteSource())
     return {(p.lang, p.path): p.text for p in pages}

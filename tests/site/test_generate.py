@@ -21,7 +21,7 @@ LANGS = Project.find(ROOT).languages()
 
 
 @pytest.fixture(scope="module")
-def tree(tmp_path_factory) -> Path:
+def tree(warm_stages, tmp_path_factory) -> Path:
     out = tmp_path_factory.mktemp("generated") / "tree"
     assert main(["--project", str(ROOT), "generate", str(out)]) == 0
     return out

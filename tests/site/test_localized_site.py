@@ -11,7 +11,6 @@ from __future__ import annotations
 import ast
 import json
 import re
-import shutil
 import subprocess
 import sys
 from html.parser import HTMLParser
@@ -22,10 +21,11 @@ from babel.messages.pofile import read_po, write_po
 
 from mariage.site.read import catalogs
 from mariage.site.render import interface
-from helpers import site_languages
+from helpers import copy_project, site_languages
 
 ROOT = Path(__file__).resolve().parents[2]
-COPY = ["rules", "locales", "templates", "examples", "docs", "overrides", "mkdocs.yml"]
+# One worker builds this module's site once (its tests would otherwise build it on each worker).
+pytestmark = pytest.mark.xdist_group("localized-site")
 LANGS = site_languages()[1:]
 RANK = "rank letter"
 FIXTURE: dict[str, dict[tuple[str | None, str], str]] = {
@@ -63,11 +63,8 @@ def _complete(po: Path, lang: str) -> None:
 
 
 @pytest.fixture(scope="module")
-def built(tmp_path_factory) -> Path:
-    dest = tmp_path_factory.mktemp("localized")
-    for name in COPY:
-        src = ROOT / name
-        (shutil.copytree if src.is_dir() else shutil.copy)(src, dest / name)
+def built(warm_stages, tmp_path_factory) -> Path:
+    dest = copy_project(tmp_path_factory.mktemp("localized"))
     for lang in LANGS:
         _complete(catalogs.po_path(lang, dest / "locales"), lang)
     run = subprocess.run([sys.executable, "-m", "mkdocs", "build", "--strict"], cwd=dest,

@@ -17,7 +17,7 @@ from helpers import site_languages
 
 
 @pytest.fixture(scope="module")
-def site(tmp_path_factory) -> dict[tuple[str, str], str]:
+def site(warm_stages, tmp_path_factory) -> dict[tuple[str, str], str]:
     pages = generate(tmp_path_factory.mktemp("site"), SiteSource())
     return {(p.lang, p.path): p.text for p in pages}
 

@@ -16,26 +16,18 @@ from pathlib import Path
 
 import pytest
 
-from helpers import with_plugin_options
+from helpers import copy_project, with_plugin_options
 from mariage.site import cache
 from mariage.site.build import publish
 
 ROOT = Path(__file__).resolve().parents[2]
 MKDOCS = [sys.executable, "-m", "mkdocs", "build", "--strict"]
-COPY = ["rules", "locales", "templates", "examples", "docs", "overrides", "mkdocs.yml"]
 ENV = os.environ | {"NO_MKDOCS_2_WARNING": "1"}
 # What a build leaves in .cache/: the lock and the stage cache, no scratch folder. The stage
 # cache is elsewhere when MARIAGE_STAGE_CACHE names a shared folder (tests/conftest.py does).
 LEFT_IN_CACHE = sorted([publish.LOCK] + ([] if ENV.get("MARIAGE_STAGE_CACHE") else [cache.STAGES]))
 
 pytestmark = pytest.mark.xdist_group("publish")
-
-
-def _copy_project(dest: Path) -> Path:
-    for name in COPY:
-        src = ROOT / name
-        (shutil.copytree if src.is_dir() else shutil.copy)(src, dest / name)
-    return dest
 
 
 def _build(project: Path, *extra: str) -> subprocess.CompletedProcess[str]:
@@ -52,9 +44,11 @@ def _digest(site: Path) -> str:
 
 
 @pytest.fixture(scope="module")
-def built(tmp_path_factory):
-    """A copy of the project, built once; tests copy it again before breaking it."""
-    project = _copy_project(tmp_path_factory.mktemp("built"))
+def built(warm_stages, tmp_path_factory):
+    """A copy of the project, built once; tests copy it again before breaking it. Publishing
+    is the same for any number of languages: the copy keeps English, French and Italian (the
+    last it builds), so each of its builds runs half the languages' MkDocs builds."""
+    project = copy_project(tmp_path_factory.mktemp("built"), ["fr", "it"])
     run = _build(project)
     assert run.returncode == 0, run.stderr[-3000:]
     return project
@@ -64,6 +58,14 @@ def built(tmp_path_factory):
 def project(built, tmp_path):
     dest = tmp_path / "project"
     shutil.copytree(built, dest, symlinks=True)
+    return dest
+
+
+@pytest.fixture
+def whole_project(site_build, tmp_path):
+    """A copy of the whole project (every language) and of the session's build of it."""
+    dest = tmp_path / "project"
+    shutil.copytree(site_build, dest, symlinks=True)
     return dest
 
 
@@ -254,10 +256,11 @@ def _branch_files(remote: Path) -> list[str] | None:
     return sorted(run.stdout.split()) if run.returncode == 0 else None
 
 
-def test_gh_deploy_pushes_only_a_complete_site(project, tmp_path):
+def test_gh_deploy_pushes_only_a_complete_site(whole_project, tmp_path):
     """NB4, NB4b: `mkdocs gh-deploy` (README: GitHub Pages) builds through the lock and the
     atomic publish, then pushes the published site: killed during the build, or failing a
     strict check, it leaves site/ and the branch as they were; finished, it pushes all of it."""
+    project = whole_project
     remote = tmp_path / "remote.git"
     _git(tmp_path, "init", "-q", "--bare", str(remote))
     for args in (["init", "-q"], ["add", "-A"], ["commit", "-qm", "sources"],

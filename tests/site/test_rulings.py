@@ -4,9 +4,6 @@ and every ruling cited anywhere on the built site linked to its anchor there."""
 from __future__ import annotations
 
 import html
-import shutil
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -130,16 +127,9 @@ def test_the_reader_finds_unlinked_citations_and_ids(tmp_path):
 
 
 @pytest.fixture(scope="module")
-def built(tmp_path_factory):
+def built(site_build):
     """The site built once by `mkdocs build --strict` from a copy of the project."""
-    dest = tmp_path_factory.mktemp("rulings-site")
-    for name in ["rules", "locales", "templates", "examples", "docs", "overrides", "mkdocs.yml"]:
-        src = ROOT / name
-        (shutil.copytree if src.is_dir() else shutil.copy)(src, dest / name)
-    run = subprocess.run([sys.executable, "-m", "mkdocs", "build", "--strict"], cwd=dest,
-                         capture_output=True, text=True)
-    assert run.returncode == 0, run.stderr[-3000:]
-    return dest / "site"
+    return site_build / "site"
 
 
 def test_no_citation_on_the_built_site_is_unlinked(built):

@@ -79,7 +79,7 @@ def test_what_the_page_concludes_holds(study):
 
 
 @pytest.fixture(scope="module")
-def strategy_pages():
+def strategy_pages(warm_stages):
     return {p.lang: p.text for p in render_site(SiteSource()) if p.path == "strategy.md"}
 
 

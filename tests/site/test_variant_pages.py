@@ -17,7 +17,7 @@ from helpers import site_languages
 
 
 @pytest.fixture(scope="module")
-def site(tmp_path_factory):
+def site(warm_stages, tmp_path_factory):
     pages = generate(tmp_path_factory.mktemp("out"), SiteSource())
     return {(p.lang, p.path): p.text for p in pages}
 
