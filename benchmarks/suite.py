@@ -56,7 +56,8 @@ def summary(output: str) -> dict[str, Any]:
               for n, kind in _OUTCOMES.findall(last)}
     slowest = [{"seconds": float(s), "when": when, "test": test.strip()}
                for s, when, test in _DURATION.findall(output)]
-    return {"outcomes": counts, "slowest": slowest[:SLOWEST]}
+    failures = re.findall(r"^(?:FAILED|ERROR) (\S+)", output, re.M)
+    return {"outcomes": counts, "failures": failures, "slowest": slowest[:SLOWEST]}
 
 
 def measure(here: bool, quick: bool) -> dict[str, Any]:
