@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from helpers import copy_project
+from helpers import copy_project, keep_on_one_worker, loadgroup_requested
 
 ROOT = Path(__file__).resolve().parent.parent
 CACHE = "MARIAGE_STAGE_CACHE"
@@ -38,24 +38,15 @@ def pytest_unconfigure(config):
 
 @pytest.hookimpl(trylast=True)
 def pytest_collection_modifyitems(config, items):
-    """Keep each xdist_group on one worker under `--dist loadgroup`, so a group's module and
-    session fixtures (a build) are made once. xdist writes the group into the node id as
-    "@<group>" through `item._nodeid`, which pytest 9 no longer reads (it keeps `item._id`):
-    write it the way xdist means it, unless xdist (or tests/browser/conftest.py, which does
-    the same for its own run) already has."""
-    if not getattr(config.option, "loadgroup", False) and config.option.dist != "loadgroup":
+    """Keep each xdist_group on one worker under `--dist loadgroup`, even under pytest 9
+    (helpers.keep_on_one_worker)."""
+    if not loadgroup_requested(config):
         return
     for item in items:
         names = sorted({str(m.args[0] if m.args else m.kwargs.get("name", "default"))
                         for m in item.iter_markers("xdist_group")})
-        if not names or "@" in item.nodeid:
-            continue
-        suffixed = f"{item.nodeid}@{'_'.join(names)}"
-        if hasattr(item, "_id"):
-            from _pytest.nodes import coerce_node_id
-            item._id = coerce_node_id(suffixed)
-        else:
-            item._nodeid = suffixed
+        if names:
+            keep_on_one_worker(item, "_".join(names))
 
 
 @pytest.fixture(scope="session")

@@ -91,3 +91,23 @@ def site_languages() -> list[str]:
     from mariage.site.render.pages import SiteSource
 
     return SiteSource().languages()
+
+
+def loadgroup_requested(config) -> bool:
+    """Whether the run asked for `--dist loadgroup` (make test does)."""
+    return bool(getattr(config.option, "loadgroup", False)) or config.option.dist == "loadgroup"
+
+
+def keep_on_one_worker(item, group: str) -> None:
+    """Put `item` in xdist's `group` (one worker runs the whole group, so its module and
+    session fixtures are made once). xdist writes the group into the node id as "@<group>"
+    through `item._nodeid`, which pytest 9 no longer reads (it keeps `item._id`): write it the
+    way xdist means it, unless xdist already has."""
+    if "@" in item.nodeid:
+        return
+    suffixed = f"{item.nodeid}@{group}"
+    if hasattr(item, "_id"):
+        from _pytest.nodes import coerce_node_id
+        item._id = coerce_node_id(suffixed)
+    else:
+        item._nodeid = suffixed

@@ -2,7 +2,7 @@
 
 Every test module here marks its tests `pytest.mark.xdist_group("browser")`, so that with
 `pytest -n 2 --dist loadgroup` they all run in one worker and share these session fixtures
-(pytest_collection_modifyitems below makes that grouping work with pytest 9).
+(tests/conftest.py makes that grouping work with pytest 9).
 
 - `site`: the site, built once into a temporary folder (strict; when the strict build fails, a
   lenient build is made so the browser checks can still report, and test_build.py fails).
@@ -42,30 +42,6 @@ def pytest_generate_tests(metafunc):
               for m in metafunc.definition.iter_markers("parametrize") if m.args)
     if "lang" in metafunc.fixturenames and not own:
         metafunc.parametrize("lang", LANGS)
-
-
-@pytest.hookimpl(trylast=True)
-def pytest_collection_modifyitems(config, items):
-    """Make `--dist loadgroup` work with pytest >= 9.
-
-    pytest-xdist groups tests by suffixing their node id with "@<group>", which it does by
-    setting `item._nodeid`; pytest 9 keeps the id in `item._id` instead, so the suffix is lost
-    and the browser tests (and their one build, server and Chromium) are spread over every
-    worker. This adds the suffix the way xdist means it, for every xdist_group-marked test, and
-    does nothing once xdist has done it itself (or without --dist loadgroup)."""
-    if not getattr(config.option, "loadgroup", False):
-        return
-    for item in items:
-        names = sorted({str(m.args[0] if m.args else m.kwargs.get("name", "default"))
-                        for m in item.iter_markers("xdist_group")})
-        if not names or "@" in item.nodeid:
-            continue
-        suffixed = f"{item.nodeid}@{'_'.join(names)}"
-        if hasattr(item, "_id"):
-            from _pytest.nodes import coerce_node_id
-            item._id = coerce_node_id(suffixed)
-        else:
-            item._nodeid = suffixed
 
 
 @pytest.fixture(scope="session")
