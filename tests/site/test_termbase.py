@@ -259,3 +259,44 @@ def test_the_check_command_holds_a_catalog_to_its_termbase(tmp_path):
     assert "[termbase] the translation uses 'punti-partita', the term reserved for " \
         "'game points'" in run.stderr
     assert "it: 1 mistake(s)" in run.stdout
+
+
+# --- a catalog checked again costs only its changed messages --------------------------------
+# What a message fails is kept by the message's text and the termbase's content, never by
+# where the files are: these cases hold that sharing to what the check itself would say.
+
+def test_a_second_copy_is_told_its_own_termbase_file(fixture_locales, tmp_path):
+    _po_with(fixture_locales, "es", "Marriages and the claim", "Matrimonios y el canto")
+    other = tmp_path / "other" / "locales"
+    shutil.copytree(fixture_locales, other)
+    first, second = (_termbase_problems("es", where) for where in (fixture_locales, other))
+    assert len(first) == len(second) > 0
+    hints = [p for p in second if "forms in" in p]
+    assert hints and all(str(termbase.language_path("es", other)) in p for p in hints), hints
+    assert not [p for p in second if str(fixture_locales) in p], second
+
+
+def test_a_termbase_edit_is_seen_by_an_unchanged_catalog(fixture_locales):
+    _po_with(fixture_locales, "es", "Marriages and the claim", "Matrimonios y el canto")
+    assert any("'cantar', the term reserved" in p for p in _termbase_problems("es",
+                                                                             fixture_locales))
+    path = termbase.language_path("es", fixture_locales)
+    path.write_text(fixture_yaml({'"cantar", forms: ["cant"]': '"declarar", forms: ["declar"]'}),
+                    encoding="utf-8")
+    problems = _termbase_problems("es", fixture_locales)
+    assert not any("'cantar'" in p for p in problems), problems
+    assert any("'claim'" in p and "Marriages and the claim" in p for p in problems), problems
+
+
+def test_a_saved_catalog_is_checked_again_only_in_its_changed_message(fixture_locales,
+                                                                      monkeypatch):
+    catalogs._entry_findings.cache_clear()        # what earlier tests checked is forgotten
+    catalogs.check_catalog("es", fixture_locales)
+    seen: list[tuple[str, ...]] = []
+    real = catalogs.checks.check_entry
+    monkeypatch.setattr(catalogs.checks, "check_entry",
+                        lambda entry: seen.append(entry.sources) or real(entry))
+    _po_with(fixture_locales, "es", "Marriages and the claim", "Matrimonios y el canto")
+    problems = _termbase_problems("es", fixture_locales)
+    assert seen == [("Marriages and the claim",)]
+    assert any("'cantar', the term reserved" in p for p in problems), problems

@@ -10,6 +10,7 @@ from __future__ import annotations
 import copy
 import io
 from dataclasses import dataclass, field, replace
+from functools import lru_cache
 from pathlib import Path
 
 from babel.messages.catalog import Catalog, Message
@@ -18,6 +19,7 @@ from babel.messages.pofile import PoFileError, read_po
 from babel.support import NullTranslations, Translations
 
 from ...engine.errors import SourceError
+from ..cache import file_digest
 from . import checks, file_checks, message_checks, template_drift, termbase
 from .checks import Problem
 from .po_messages import message_key, msgids, msgstr_line, msgstrs, state
@@ -207,7 +209,26 @@ def _termbase(result: CheckedCatalog, lang: str, locales: Path) -> termbase.Term
                                        check=TERMBASE, hint=f"run `mariage catalogs init {lang}`"
                                        " to write it with every concept, then fill in your terms"))
         return None
-    return termbase.Termbase.load(lang, locales)
+    key = (lang, str(where), file_digest(where), file_digest(termbase.source_path(locales)),
+           termbase.shown(where))
+    words = _TERMBASES.get(key)
+    if words is None:
+        if len(_TERMBASES) >= 32:
+            _TERMBASES.pop(next(iter(_TERMBASES)))
+        words = _TERMBASES[key] = termbase.Termbase.load(lang, locales)
+    return words
+
+
+# A termbase read once per text of its files (and the way its path is shown): each keeps what
+# it found in the messages it was asked about, so a catalog checked again after a save costs
+# only its changed messages.
+_TERMBASES: dict[tuple[str, ...], termbase.Termbase] = {}
+
+
+@lru_cache(maxsize=50_000)
+def _entry_findings(entry: message_checks.Entry) -> tuple[tuple[checks.Check, str], ...]:
+    """Every check one message fails: a pure function of the message, so once per text."""
+    return tuple(checks.check_entry(entry))
 
 
 def _check_message(result: CheckedCatalog, message: Message, lines: list[str], words,
@@ -228,7 +249,7 @@ def _check_message(result: CheckedCatalog, message: Message, lines: list[str], w
                                  message.context, notes=tuple(message.auto_comments)
                                  + tuple(message.user_comments), lang=result.lang)
     found = [checks.problem(result.path, line, msgid, check, detail)
-             for check, detail in checks.check_entry(entry)]
+             for check, detail in _entry_findings(entry)]
     if words is not None:
         found += [Problem(result.path, line, msgid, detail, check=TERMBASE, hint=hint)
                   for detail, hint in words.findings(entry.sources, entry.strings)]

@@ -16,7 +16,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cached_property, lru_cache
 from pathlib import Path
 from typing import Any, Sequence
 
@@ -212,6 +212,11 @@ def skeleton(lang: str, locales: Path) -> str:
     return "\n".join(lines) + "\n"
 
 
+def shown(path: Path) -> str:
+    """A path as messages show it: relative to the working folder when it is inside it."""
+    return _shown(path)
+
+
 def _shown(path: Path) -> str:
     try:
         return str(path.resolve().relative_to(Path.cwd().resolve()))
@@ -238,7 +243,25 @@ class Termbase:
 
     def findings(self, sources: Sequence[str], strings: Sequence[str]) -> list[tuple[str, str]]:
         """What is wrong with one translated message's terms, each with what to do (empty
-        when nothing is). Placeholders are left out on both sides."""
+        when nothing is). Placeholders are left out on both sides. Once per message text."""
+        key = (self._content, tuple(sources), tuple(strings))
+        found = _FOUND.get(key)
+        if found is None:
+            if len(_FOUND) >= 50_000:
+                _FOUND.pop(next(iter(_FOUND)))
+            found = _FOUND[key] = tuple(self._findings(sources, strings))
+        return [(detail, hint.replace(_HERE, self._where)) for detail, hint in found]
+
+    @cached_property
+    def _where(self) -> str:
+        return _shown(self.path)
+
+    @cached_property
+    def _content(self) -> str:
+        """What the findings depend on: the language, its terms and the concepts."""
+        return repr((self.lang, self.terms, self.concepts))
+
+    def _findings(self, sources: Sequence[str], strings: Sequence[str]) -> list[tuple[str, str]]:
         source = _PLACEHOLDER.sub(" ", " ".join(sources))
         out = []
         for cid, term in self.terms.items():
@@ -250,7 +273,7 @@ class Termbase:
                                 f"translation has none of the termbase's words for it",
                                 f"write {term.term!r} (a word starting with "
                                 f"{_listed(term.forms)}); if your word is also right, add its "
-                                f"stem to {cid}'s forms in {_shown(self.path)}"))
+                                f"stem to {cid}'s forms in {_HERE}"))
                     break
                 if not said and concept.exclusive and term.used_in(text):
                     out.append((f"the translation uses {term.term!r}, the term reserved for "
@@ -259,6 +282,13 @@ class Termbase:
                                 f"({_listed(term.forms)}) stand for {_name(cid)} only"))
                     break
         return out
+
+
+# What termbases found in messages, by their content and the message's text: a catalog checked
+# again (after a save, or a copy of it) costs only its changed messages. The hint names the
+# termbase's file where _HERE stands.
+_FOUND: dict[tuple[str, tuple[str, ...], tuple[str, ...]], tuple[tuple[str, str], ...]] = {}
+_HERE = "\x00termbase\x00"
 
 
 def _name(cid: str) -> str:
