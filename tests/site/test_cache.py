@@ -277,3 +277,48 @@ def test_a_pages_key_changes_with_each_string_it_read_and_no_other(changed, same
     """Each string a page looked up (each plural form, its context's), whether it ships, the
     Plural-Forms and Language headers: a change to any is a new key; another message is not."""
     assert (messages_digest(changed, _USED) == messages_digest(_shipped(), _USED)) is same
+
+
+def _copy_with_mistakes(root: Path) -> Path:
+    """A project's locales/ with two French mistakes: a dropped placeholder (a message's
+    problem) and no termbase (a problem whose text names the file)."""
+    locales = root / "locales"
+    shutil.copytree(ROOT / "locales", locales)
+    po = locales / "fr" / "LC_MESSAGES" / "messages.po"
+    text = po.read_text(encoding="utf-8")
+    assert "%(claim)s" in text
+    po.write_text(text.replace("%(claim)s", "66", 1), encoding="utf-8")
+    (locales / "fr" / "termbase.yaml").unlink()
+    return locales
+
+
+def test_another_copy_of_the_project_shares_the_catalog_check_with_its_own_paths(
+        tmp_path, monkeypatch):
+    """A clone or a test's copy, built from its own folder, reads the check another copy
+    kept; every problem names its own files, exactly as its own check would."""
+    shared = StageCache(tmp_path / "cache")
+    said = {}
+    for name in ("first", "second"):
+        locales = _copy_with_mistakes(tmp_path / name)
+        monkeypatch.chdir(tmp_path / name)
+        forget()                                      # each build is a new process
+        cache = StageCache(shared.folder)
+        checked = SiteSource(locales=locales, root=ROOT, cache=cache).checked("fr")
+        said[name] = [str(p) for p in checked.errors]
+        assert checked.path == locales / "fr" / "LC_MESSAGES" / "messages.po"
+        assert all(p.path.is_relative_to(locales) for p in checked.problems)
+        assert cache.misses("catalog") == (name == "first")
+    assert said["first"] == said["second"]
+    assert any("locales/fr/termbase.yaml is missing" in p for p in said["second"])
+    assert any("[placeholders]" in p for p in said["second"]), said["second"]
+    # checked from the folder above, the problems show longer paths: a check of its own
+    monkeypatch.chdir(tmp_path)
+    forget()
+    cache = StageCache(shared.folder)
+    locales = tmp_path / "second" / "locales"
+    elsewhere = [str(p) for p in
+                 SiteSource(locales=locales, root=ROOT, cache=cache).checked("fr").errors]
+    assert cache.misses("catalog") == 1
+    assert any(p.startswith("second/locales/fr/LC_MESSAGES/messages.po: [termbase] "
+                            "second/locales/fr/termbase.yaml is missing") for p in elsewhere), \
+        elsewhere

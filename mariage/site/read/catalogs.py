@@ -86,6 +86,19 @@ class CheckedCatalog:
     stale: set[tuple[str, str | None]] = field(default_factory=set)     # not in the template
     missing: int = 0                          # template messages the catalog lacks
 
+    def moved_to(self, locales: Path) -> "CheckedCatalog":
+        """The same check for the same files in another copy of locales/ (a clone, a test's
+        copy): its paths point into `locales`. What the problems say is the same wherever the
+        files are, as long as the paths are shown alike (see `SiteSource.catalog_digest`)."""
+        old = self.path.parents[2]
+        if old == locales:
+            return self
+
+        def moved(path: Path) -> Path:
+            return locales / path.relative_to(old) if path.is_relative_to(old) else path
+        return replace(self, path=moved(self.path),
+                       problems=[replace(p, path=moved(p.path)) for p in self.problems])
+
     @property
     def bad_plural_rule(self) -> bool:
         return any(p.check == checks.PLURAL_RULE.id for p in self.problems)

@@ -91,18 +91,21 @@ class SiteSource:
 
     def catalog_digest(self, lang: str) -> str:
         """The content hash of what a language's catalog check reads ('' for the English
-        source): the catalog, its termbase, the concepts and the template, and where they are
-        (its problems name the files)."""
+        source): the catalog, its termbase, the concepts and the template, and how the
+        problems show where they are (relative to the working folder when inside it). Another
+        copy of the project, built from its own folder, shares the entry (`checked`)."""
         if lang == catalogs.SOURCE_LANGUAGE:
             return ""
         read = (catalogs.po_path(lang, self.locales), termbase.language_path(lang, self.locales),
                 termbase.source_path(self.locales), catalogs.template_path(self.locales))
-        return digest(str(self.locales), *(file_digest(path) for path in read))
+        return digest(termbase.shown(self.locales), *(file_digest(path) for path in read))
 
     def checked(self, lang: str) -> catalogs.CheckedCatalog:
-        """A language's catalog with every check applied, once per catalog text."""
+        """A language's catalog with every check applied, once per catalog text; its files'
+        paths are this project's even when another copy's build kept the entry."""
         return self.cache.get("catalog", digest(lang, self.catalog_digest(lang)),
-                              lambda: catalogs.check_catalog(lang, self.locales))
+                              lambda: catalogs.check_catalog(lang, self.locales)
+                              ).moved_to(self.locales)
 
     def translations(self, lang: str) -> NullTranslations:
         """What ships of a language's catalog, compiled in memory once per catalog text;
