@@ -188,6 +188,8 @@ class MariagePlugin(BasePlugin[MariageConfig]):
             raise
         log.info("mariage: %d pages in %d languages generated and examples verified",
                  len(pages), len(source.languages()))
+        log.debug("mariage: the stage cache: %s", ", ".join(
+            f"{what} {n}" for what, n in sorted(source.cache.counts.items())))
         self._docs_dir, config.docs_dir = config.docs_dir, str(out)
         config.watch.extend(str(root / w) for w in self.config.watch)
         return config

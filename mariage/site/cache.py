@@ -52,14 +52,15 @@ def _json(part: Any) -> bytes:
 
 
 def _profile_json(profile: Profile) -> bytes:
-    """Every page's key holds the profile: encoded once per (immutable) profile object. Each
+    """Every page's key holds the profile: its rules, not the file it was read from (another
+    copy of the project shares its stages), encoded once per (immutable) object. Each
     entry keeps its profile alive, so its id is not reused; a serve's rebuilds load new
     profiles, so only the latest few are kept."""
     entry = _PROFILES.get(id(profile))
     if entry is None or entry[0] is not profile:
         if len(_PROFILES) >= 8:
             _PROFILES.pop(next(iter(_PROFILES)))
-        entry = _PROFILES[id(profile)] = (profile, _json(profile))
+        entry = _PROFILES[id(profile)] = (profile, _json(profile.as_data()))
     return entry[1]
 
 
@@ -67,6 +68,8 @@ _PROFILES: dict[int, tuple[Profile, bytes]] = {}
 
 
 def _plain(value: Any) -> Any:
+    if isinstance(value, Profile):
+        return value.as_data()
     if is_dataclass(value) and not isinstance(value, type):
         return asdict(value)
     if isinstance(value, (set, frozenset)):
