@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import fcntl
+import json
 import os
 import shutil
 import subprocess
 import sys
 import tempfile
+from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
@@ -49,26 +51,57 @@ def pytest_collection_modifyitems(config, items):
             keep_on_one_worker(item, "_".join(names))
 
 
+@dataclass(frozen=True)
+class SessionBuild:
+    """The session's one build of the whole project: where, and how `--strict` went. When the
+    strict build fails, a lenient one is made in the same copy, so that the browser tests can
+    still look at the pages (their test_build.py then fails with the strict log)."""
+    project: Path
+    strict_ok: bool
+    strict_log: str
+
+    @property
+    def site(self) -> Path:
+        return self.project / "site"
+
+
 @pytest.fixture(scope="session")
-def site_build(tmp_path_factory) -> Path:
+def session_build(tmp_path_factory) -> SessionBuild:
     """A copy of the whole project built once per session by `mkdocs build --strict` (every
-    language), whichever worker asks first; the others wait for it. Its build fills the
-    session's stage cache, so each later build of a copy is warm. Read it; copy it to change it."""
+    language), whichever worker asks first; the others wait for it and read its result. Its
+    build fills the session's stage cache, so each later build of a copy is warm."""
     shared = tmp_path_factory.getbasetemp()
     if os.environ.get("PYTEST_XDIST_WORKER"):
         shared = shared.parent               # one folder for all workers of this session
-    project, done = shared / "site-build", shared / "site-build.done"
+    project, done = shared / "site-build", shared / "site-build.json"
     with open(shared / "site-build.lock", "w") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)
         if not done.exists():
             shutil.rmtree(project, ignore_errors=True)
             copy_project(project)
-            run = subprocess.run([sys.executable, "-m", "mkdocs", "build", "--strict"],
-                                 cwd=project, capture_output=True, text=True,
-                                 env=os.environ | {"NO_MKDOCS_2_WARNING": "1"})
-            assert run.returncode == 0, run.stderr[-3000:]
-            done.touch()
-    return project
+            run = _mkdocs_build(project, "--strict")
+            strict_ok, log = run.returncode == 0, run.stderr + run.stdout
+            if not strict_ok:
+                lenient = _mkdocs_build(project)
+                assert lenient.returncode == 0, \
+                    "the site does not build, even without --strict:\n" + lenient.stderr[-6000:]
+            done.write_text(json.dumps({"strict_ok": strict_ok, "log": log}), encoding="utf-8")
+    result = json.loads(done.read_text(encoding="utf-8"))
+    return SessionBuild(project, result["strict_ok"], result["log"])
+
+
+def _mkdocs_build(project: Path, *options: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "mkdocs", "build", *options], cwd=project,
+                          capture_output=True, text=True, timeout=600,
+                          env=os.environ | {"NO_MKDOCS_2_WARNING": "1"})
+
+
+@pytest.fixture(scope="session")
+def site_build(session_build) -> Path:
+    """The session build's project, built strict (a strict failure fails each test that
+    reads it). Read it; copy it to change it."""
+    assert session_build.strict_ok, session_build.strict_log[-3000:]
+    return session_build.project
 
 
 @pytest.fixture(scope="session")

@@ -4,10 +4,10 @@ Every test module here marks its tests `pytest.mark.xdist_group("browser")`, so 
 `pytest -n 2 --dist loadgroup` they all run in one worker and share these session fixtures
 (tests/conftest.py makes that grouping work with pytest 9).
 
-- `site`: the site, built once into a temporary folder (strict; when the strict build fails, a
-  lenient build is made so the browser checks can still report, and test_build.py fails).
-  Generated Markdown goes to a temporary folder too, never to the shared .cache/docs. The Nu
-  validator starts on the build's HTML files right away and runs in the background.
+- `site`: the session's one build of the whole project (tests/conftest.py `session_build`,
+  shared with the site tests: strict; when the strict build fails, a lenient build is made so
+  the browser checks can still report, and test_build.py fails). The Nu validator starts on
+  the build's HTML files right away and runs in the background.
 - `base_url`: a threaded http.server on 127.0.0.1, on a free port, serving that folder.
 - `browser`: Debian's Chromium (/usr/bin/chromium) driven by Playwright; missing, it fails
   every test with the way to install it (`make test`), never skips.
@@ -31,7 +31,7 @@ from concurrent.futures import ThreadPoolExecutor
 import pytest
 
 from browser.sitecheck import (DESKTOP, LANGS, BuiltSite, Monitor, QuietHandler, Visit,
-                               build_site, chromium_missing, crawl_site, discover_pages,
+                               chromium_missing, crawl_site, discover_pages,
                                launch_chromium, site_context, start_vnu)
 
 
@@ -45,22 +45,14 @@ def pytest_generate_tests(metafunc):
 
 
 @pytest.fixture(scope="session")
-def site(tmp_path_factory) -> BuiltSite:
-    work = tmp_path_factory.mktemp("browser-site")
-    site_dir, generated = work / "site", work / "generated-docs"
-    strict = build_site(site_dir, generated, strict=True)
-    strict_log = strict.stderr + strict.stdout
-    if strict.returncode != 0:
-        lenient = build_site(site_dir, generated, strict=False)
-        if lenient.returncode != 0:
-            pytest.fail("the site does not build, even without --strict:\n"
-                        + (lenient.stderr + lenient.stdout)[-6000:], pytrace=False)
+def site(session_build, tmp_path_factory) -> BuiltSite:
+    site_dir = session_build.site
     pages = discover_pages(site_dir)
     if not pages:
         pytest.fail(f"the build in {site_dir} holds no index.html", pytrace=False)
-    built = BuiltSite(site_dir, pages, strict.returncode == 0, strict_log)
+    built = BuiltSite(site_dir, pages, session_build.strict_ok, session_build.strict_log)
     built.vnu_files = sorted(site_dir.rglob("*.html"))
-    built.vnu_output = work / "vnu.json"
+    built.vnu_output = tmp_path_factory.mktemp("vnu") / "vnu.json"
     built.vnu = start_vnu(built.vnu_files, built.vnu_output)
     yield built
     if built.vnu is not None and built.vnu.poll() is None:

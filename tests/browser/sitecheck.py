@@ -10,7 +10,6 @@ import http.server
 import os
 import shutil
 import subprocess
-import sys
 import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
@@ -88,30 +87,6 @@ class BuiltSite:
 
     def url_path(self, lang: str, rel: str) -> str:
         return rel if lang == DEFAULT_LANG else f"{lang}/{rel}"
-
-
-BUILD_SCRIPT = """
-import logging, sys
-from mkdocs.commands.build import build
-from mkdocs.config import load_config
-logging.basicConfig(level=logging.INFO, format="%(levelname)-7s -  %(message)s", stream=sys.stderr)
-site_dir, generated, strict = sys.argv[1], sys.argv[2], sys.argv[3] == "strict"
-config = load_config("mkdocs.yml", site_dir=site_dir, strict=strict)
-config.plugins["mariage"].config["generated"] = generated   # not the shared .cache/docs
-config.plugins.on_startup(command="build", dirty=False)
-try:
-    build(config)
-finally:
-    config.plugins.on_shutdown()
-"""
-
-
-def build_site(site_dir: Path, generated: Path, strict: bool) -> subprocess.CompletedProcess:
-    return subprocess.run(
-        [sys.executable, "-c", BUILD_SCRIPT, str(site_dir), str(generated),
-         "strict" if strict else "lenient"],
-        cwd=ROOT, capture_output=True, text=True, timeout=300,
-        env=os.environ | {"NO_MKDOCS_2_WARNING": "1"})
 
 
 def discover_pages(site_dir: Path) -> list[SitePage]:

@@ -322,3 +322,18 @@ def test_another_copy_of_the_project_shares_the_catalog_check_with_its_own_paths
     assert any(p.startswith("second/locales/fr/LC_MESSAGES/messages.po: [termbase] "
                             "second/locales/fr/termbase.yaml is missing") for p in elsewhere), \
         elsewhere
+
+
+def test_what_a_compiled_template_names_is_what_its_key_reads(tmp_path):
+    """A cold build compiles every template and keeps what each names from that parse, for its
+    pages' keys: the same list a parse of its own finds, template by template."""
+    from mariage.site.render import dependencies
+    from mariage.site.render.templating import environment
+    shutil.copytree(ROOT / "templates", tmp_path / "templates")     # a new environment
+    sources = {p: p.read_text(encoding="utf-8") for p in (tmp_path / "templates").rglob("*.j2")}
+    dependencies._PARSED.clear()
+    own = {p: dependencies._references(text) for p, text in sources.items()}
+    assert any(own.values()), "no template names another: the case tests nothing"
+    dependencies.compile_templates(environment([tmp_path / "templates", ROOT]),
+                                   tmp_path / "templates")
+    assert {p: dependencies._PARSED.get(text) for p, text in sources.items()} == own

@@ -7,7 +7,7 @@ from __future__ import annotations
 import hashlib
 from pathlib import Path
 
-from jinja2 import Environment, TemplateError, TemplateSyntaxError, meta
+from jinja2 import Environment, TemplateError, TemplateSyntaxError, meta, nodes
 
 from ..cache import StageCache, digest
 
@@ -54,11 +54,26 @@ _PARSER = Environment(extensions=["jinja2.ext.i18n"])
 
 def _references(source: str) -> tuple[str | None, ...]:
     """The templates a source names; a source Jinja cannot parse names "any" (None), so its
-    page is rendered, and the render names the file and line of the mistake."""
+    page is rendered, and the render names the file and line of the mistake. A source the
+    site's environment compiled in this process was parsed then (`parsed`)."""
+    known = _PARSED.get(source)
+    if known is not None:
+        return known
     try:
         return tuple(meta.find_referenced_templates(_PARSER.parse(source)))
     except TemplateSyntaxError:
         return (None,)
+
+
+def parsed(source: str, tree: nodes.Template) -> None:
+    """Keep what a template the environment just parsed to compile it names: a cold build
+    compiles every template, and need not parse each again for its page's key."""
+    if len(_PARSED) >= 512:
+        _PARSED.pop(next(iter(_PARSED)))
+    _PARSED[source] = tuple(meta.find_referenced_templates(tree))
+
+
+_PARSED: dict[str, tuple[str | None, ...]] = {}
 
 
 def digest_all(env: Environment) -> str:

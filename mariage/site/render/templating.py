@@ -22,7 +22,7 @@ from babel import Locale
 from babel.lists import format_list as babel_format_list
 from babel.numbers import format_percent as babel_format_percent
 from babel.support import NullTranslations
-from jinja2 import (Environment, FileSystemLoader, StrictUndefined, TemplateError,
+from jinja2 import (Environment, FileSystemLoader, StrictUndefined, TemplateError, nodes,
                     TemplateSyntaxError, UndefinedError, pass_context)
 from jinja2.exceptions import SecurityError
 from jinja2.sandbox import SandboxedEnvironment
@@ -30,6 +30,7 @@ from markupsafe import Markup, escape
 
 from ...engine.errors import MariageError, SourceError
 from ...engine.profile import Profile
+from .dependencies import parsed
 from .messages import drawing, note
 from .numbers import century as _century
 
@@ -152,6 +153,11 @@ class DataSandbox(SandboxedEnvironment):
     def __init__(self, **options: Any) -> None:
         super().__init__(**options)
         self.globals["range"] = _bounded_range
+
+    def _parse(self, source: str, name: str | None, filename: str | None) -> nodes.Template:
+        tree = super()._parse(source, name, filename)
+        parsed(source, tree)             # its page's key needs what it names: parsed once
+        return tree
 
     def is_safe_attribute(self, obj: Any, attr: str, value: Any) -> bool:
         if isinstance(obj, _HANDLES) or isinstance(value, _HANDLES):
