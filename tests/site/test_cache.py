@@ -337,3 +337,19 @@ def test_what_a_compiled_template_names_is_what_its_key_reads(tmp_path):
     dependencies.compile_templates(environment([tmp_path / "templates", ROOT]),
                                    tmp_path / "templates")
     assert {p: dependencies._PARSED.get(text) for p, text in sources.items()} == own
+
+
+def test_another_copys_variants_name_their_own_files(tmp_path, monkeypatch):
+    """Variant profiles kept by one copy's build name the files of the copy that reads them
+    (a mistake in a variant is reported at its own path)."""
+    shared = tmp_path / "cache"
+    for name in ("first", "second"):
+        root = tmp_path / name
+        shutil.copytree(ROOT / "rules", root / "rules")
+        shutil.copy(ROOT / "mkdocs.yml", root / "mkdocs.yml")
+        forget()
+        cache = StageCache(shared)
+        variants = SiteSource(root=root, locales=ROOT / "locales", cache=cache).variants()
+        assert variants and cache.misses("variants") == (name == "first")
+        assert [p.source for _, p in variants] == \
+            [str(p) for p in sorted((root / "rules" / "variants").glob("*.yaml"))]

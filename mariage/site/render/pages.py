@@ -190,10 +190,13 @@ class SiteSource:
         return [p for lang in self.configured_languages()[1:] for p in self.checked(lang).errors]
 
     def variants(self) -> list[tuple[str, Profile]]:
-        """The project's variant profiles (rules/variants/), read once per text of theirs."""
+        """The project's variant profiles (rules/variants/), read once per text of theirs;
+        each names its file in this project, even when another copy's build kept them."""
         files = sorted((self.root / VARIANTS).glob("*.yaml"))
-        return self.cache.get("variants", digest(*[(p.name, file_digest(p)) for p in files]),
+        kept = self.cache.get("variants", digest(*[(p.name, file_digest(p)) for p in files]),
                               lambda: variant_profiles(self.root))
+        return [(name, profile if profile.source == str(path) else profile.replace(
+                    source=str(path))) for (name, profile), path in zip(kept, files)]
 
     def _study_key(self) -> str:
         return digest(self.profile, STUDY_DEALS)
