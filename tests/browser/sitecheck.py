@@ -7,6 +7,7 @@ from every page, and is checked by the tests that search instead."""
 from __future__ import annotations
 
 import http.server
+import json
 import os
 import shutil
 import subprocess
@@ -15,6 +16,7 @@ import time
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 from urllib.parse import urlsplit
 
 import yaml
@@ -392,9 +394,9 @@ def crawl_lane(base_url: str, pages: list[SitePage],
     with sync_playwright() as pw:
         browser = launch_chromium(pw)
         try:
-            context, visiting = site_context(browser), []
+            context, visiting, index = site_context(browser), [], OwnSectionsOnly()
             context.route("**/search/search_index.json",
-                          lambda route: own_sections_only(route, visiting[-1]))
+                          lambda route: index(route, visiting[-1]))
             monitor = Monitor(context.new_page())
             for site_page in pages:
                 if stop is not None and stop.is_set():
@@ -406,23 +408,44 @@ def crawl_lane(base_url: str, pages: list[SitePage],
     return visits
 
 
-def own_sections_only(route, site_page: SitePage) -> None:
-    """Serve the search index as the server sends it (its status too), but with only the visited
-    page's own sections: Material's search worker still starts, fetches the index and every
-    lunr language on every page, while indexing the whole site (the same work from every page,
-    ~0.3 s of each page's wait here) is left to the tests that search (test_search.py,
-    test_reference.py)."""
-    response = route.fetch()
-    try:
-        index = response.json() if response.ok else None
-    except ValueError:      # not JSON: passed on as it is; the worker's error is recorded
-        index = None
-    if not isinstance(index, dict) or not isinstance(index.get("docs"), list):
-        route.fulfill(response=response)
-        return
-    index["docs"] = [d for d in index["docs"]
-                     if str(d.get("location", "")).split("#")[0] == site_page.path]
-    route.fulfill(response=response, json=index)
+class OwnSectionsOnly:
+    """Serve the search index as the server sent it (its status and headers too), but with only
+    the visited page's own sections: Material's search worker still starts, fetches the index
+    and every lunr language on every page, while indexing the whole site (the same work from
+    every page, ~0.3 s of each page's wait here) is left to the tests that search
+    (test_search.py, test_reference.py). The index is a file of the built site: a lane fetches
+    and parses it once, not once per page."""
+
+    def __init__(self) -> None:
+        self.sent: tuple[int, dict[str, str], bytes] | None = None
+        self.by_page: dict[str, list[Any]] | None = None
+        self.rest: dict[str, Any] = {}
+
+    def __call__(self, route, site_page: SitePage) -> None:
+        if self.sent is None:
+            response = route.fetch()
+            self.sent = (response.status, {k: v for k, v in response.headers.items()
+                                           if k.lower() != "content-length"}, response.body())
+            self._read(response.ok, self.sent[2])
+        status, headers, body = self.sent
+        if self.by_page is None:        # not an index: passed on as it is (the worker's error
+            route.fulfill(status=status, headers=headers, body=body)      # is recorded)
+            return
+        route.fulfill(status=status, headers=headers,
+                      json=self.rest | {"docs": self.by_page.get(site_page.path, [])})
+
+    def _read(self, ok: bool, body: bytes) -> None:
+        try:
+            index = json.loads(body) if ok else None
+        except ValueError:
+            index = None
+        if not isinstance(index, dict) or not isinstance(index.get("docs"), list):
+            return
+        self.by_page = {}
+        for doc in index["docs"]:
+            path = str(doc.get("location", "")).split("#")[0] if isinstance(doc, dict) else ""
+            self.by_page.setdefault(path, []).append(doc)
+        self.rest = {k: v for k, v in index.items() if k != "docs"}
 
 
 def visit_and_measure(monitor: Monitor, base_url: str, site_page: SitePage) -> Visit:

@@ -55,7 +55,7 @@ def test_search_finds_a_ruling_by_its_name(page, monitor, site, base_url, lang):
                     f"result links: {found or 'none'}", pytrace=False)
     finally:
         page.keyboard.press("Escape")
-    # The crawl indexes each page's own sections only (sitecheck.own_sections_only): the whole
+    # The crawl indexes each page's own sections only (sitecheck.OwnSectionsOnly): the whole
     # site's index is built here, in every language, and must record no problem either.
     problems = monitor.console_errors + monitor.page_errors + monitor.failed + monitor.foreign
     assert not problems, problems
