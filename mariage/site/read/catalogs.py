@@ -19,7 +19,6 @@ from babel.messages.pofile import PoFileError, read_po
 from babel.support import NullTranslations, Translations
 
 from ...engine.errors import SourceError
-from ..cache import file_digest
 from . import checks, file_checks, message_checks, template_drift, termbase
 from .checks import Problem
 from .po_messages import message_key, msgids, msgstr_line, msgstrs, state
@@ -218,24 +217,11 @@ def _termbase(result: CheckedCatalog, lang: str, locales: Path) -> termbase.Term
     can be checked against it."""
     where = termbase.language_path(lang, locales)
     if not where.exists():
-        result.problems.append(Problem(result.path, None, "", f"{_shown(where)} is missing",
+        result.problems.append(Problem(result.path, None, "", f"{checks.shown(where)} is missing",
                                        check=TERMBASE, hint=f"run `mariage catalogs init {lang}`"
                                        " to write it with every concept, then fill in your terms"))
         return None
-    key = (lang, str(where), file_digest(where), file_digest(termbase.source_path(locales)),
-           termbase.shown(where))
-    words = _TERMBASES.get(key)
-    if words is None:
-        if len(_TERMBASES) >= 32:
-            _TERMBASES.pop(next(iter(_TERMBASES)))
-        words = _TERMBASES[key] = termbase.Termbase.load(lang, locales)
-    return words
-
-
-# A termbase read once per text of its files (and the way its path is shown): each keeps what
-# it found in the messages it was asked about, so a catalog checked again after a save costs
-# only its changed messages.
-_TERMBASES: dict[tuple[str, ...], termbase.Termbase] = {}
+    return termbase.Termbase.load(lang, locales)
 
 
 @lru_cache(maxsize=50_000)
@@ -305,10 +291,6 @@ def _template(pot: Path) -> dict[tuple[str, str | None], Message] | None:
             messages = None
         cached = _TEMPLATES[pot] = (version, messages)
     return cached[1]
-
-
-def _shown(path: Path) -> str:
-    return checks._rel(path)
 
 
 def read_catalog(lang: str, locales: Path) -> Catalog:

@@ -27,7 +27,7 @@ class Problem:
     hint: str = ""
 
     def __str__(self) -> str:
-        where = f"{_rel(self.path)}:{self.line}" if self.line else _rel(self.path)
+        where = f"{shown(self.path)}:{self.line}" if self.line else shown(self.path)
         what = f"[{self.check}] {self.message}" if self.check else self.message
         text = f"{where}: {what}"
         if self.msgid:
@@ -35,7 +35,8 @@ class Problem:
         return text + (f" ({self.hint})" if self.hint else "")
 
 
-def _rel(path: Path) -> str:
+def shown(path: Path) -> str:
+    """A path as problems show it: relative to the working folder when it is inside it."""
     try:
         return str(Path(path).resolve().relative_to(Path.cwd().resolve()))
     except ValueError:

@@ -22,6 +22,7 @@ from typing import Any, Sequence
 
 import yaml
 
+from .checks import shown
 from .plurals import native_name
 from ...engine import bounded
 from ...engine.errors import SourceError
@@ -212,18 +213,6 @@ def skeleton(lang: str, locales: Path) -> str:
     return "\n".join(lines) + "\n"
 
 
-def shown(path: Path) -> str:
-    """A path as messages show it: relative to the working folder when it is inside it."""
-    return _shown(path)
-
-
-def _shown(path: Path) -> str:
-    try:
-        return str(path.resolve().relative_to(Path.cwd().resolve()))
-    except ValueError:
-        return str(path)
-
-
 def has_terms(lang: str, locales: Path) -> bool:
     return language_path(lang, locales).exists()
 
@@ -254,7 +243,7 @@ class Termbase:
 
     @cached_property
     def _where(self) -> str:
-        return _shown(self.path)
+        return shown(self.path)
 
     @cached_property
     def _content(self) -> str:
