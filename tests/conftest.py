@@ -6,15 +6,13 @@ import fcntl
 import json
 import os
 import shutil
-import subprocess
-import sys
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
 
-from helpers import copy_project, keep_on_one_worker, loadgroup_requested
+from helpers import copy_project, keep_on_one_worker, loadgroup_requested, mkdocs_build
 
 ROOT = Path(__file__).resolve().parent.parent
 CACHE = "MARIAGE_STAGE_CACHE"
@@ -79,21 +77,15 @@ def session_build(tmp_path_factory) -> SessionBuild:
         if not done.exists():
             shutil.rmtree(project, ignore_errors=True)
             copy_project(project)
-            run = _mkdocs_build(project, "--strict")
+            run = mkdocs_build(project, "--strict")
             strict_ok, log = run.returncode == 0, run.stderr + run.stdout
             if not strict_ok:
-                lenient = _mkdocs_build(project)
+                lenient = mkdocs_build(project)
                 assert lenient.returncode == 0, \
                     "the site does not build, even without --strict:\n" + lenient.stderr[-6000:]
             done.write_text(json.dumps({"strict_ok": strict_ok, "log": log}), encoding="utf-8")
     result = json.loads(done.read_text(encoding="utf-8"))
     return SessionBuild(project, result["strict_ok"], result["log"])
-
-
-def _mkdocs_build(project: Path, *options: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "mkdocs", "build", *options], cwd=project,
-                          capture_output=True, text=True, timeout=600,
-                          env=os.environ | {"NO_MKDOCS_2_WARNING": "1"})
 
 
 @pytest.fixture(scope="session")

@@ -93,6 +93,15 @@ def site_languages() -> list[str]:
     return SiteSource().languages()
 
 
+def mkdocs_build(project: Path, *options: str,
+                 env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
+    """`mkdocs build` of a project, as a user runs it there: its output captured; `env`
+    replaces this environment (MkDocs' 2.0 notice is off either way)."""
+    return subprocess.run([sys.executable, "-m", "mkdocs", "build", *options], cwd=project,
+                          capture_output=True, text=True, timeout=600,
+                          env=(os.environ if env is None else env) | {"NO_MKDOCS_2_WARNING": "1"})
+
+
 def loadgroup_requested(config) -> bool:
     """Whether the run asked for `--dist loadgroup` (make test does)."""
     return bool(getattr(config.option, "loadgroup", False)) or config.option.dist == "loadgroup"

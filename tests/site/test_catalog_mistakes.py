@@ -19,7 +19,7 @@ from typing import Callable
 
 import pytest
 
-from helpers import copy_project
+from helpers import copy_project, mkdocs_build
 from mariage.site.read import catalogs
 from mariage.site.replay.doctests import DoctestWorker
 from mariage.site.replay.examples import read_example
@@ -408,10 +408,8 @@ def test_the_check_command_reads_a_latin1_catalog_without_a_traceback(tmp_path):
 
 def _build(project: Path, *extra: str) -> subprocess.CompletedProcess[str]:
     """A build with no environment but the session's stage cache (warm by the time it runs)."""
-    return subprocess.run([sys.executable, "-m", "mkdocs", "build", *extra], cwd=project,
-                          capture_output=True, text=True, env={
-                              "NO_MKDOCS_2_WARNING": "1", "PATH": "/usr/bin:/bin",
-                              "MARIAGE_STAGE_CACHE": os.environ["MARIAGE_STAGE_CACHE"]})
+    return mkdocs_build(project, *extra, env={
+        "PATH": "/usr/bin:/bin", "MARIAGE_STAGE_CACHE": os.environ["MARIAGE_STAGE_CACHE"]})
 
 
 @pytest.fixture(scope="module")

@@ -11,8 +11,6 @@ from __future__ import annotations
 import ast
 import json
 import re
-import subprocess
-import sys
 from html.parser import HTMLParser
 from pathlib import Path
 
@@ -21,7 +19,7 @@ from babel.messages.pofile import read_po, write_po
 
 from mariage.site.read import catalogs
 from mariage.site.render import interface
-from helpers import copy_project, site_languages
+from helpers import copy_project, mkdocs_build, site_languages
 
 ROOT = Path(__file__).resolve().parents[2]
 # One worker builds this module's site once (its tests would otherwise build it on each worker).
@@ -67,8 +65,7 @@ def built(warm_stages, tmp_path_factory) -> Path:
     dest = copy_project(tmp_path_factory.mktemp("localized"))
     for lang in LANGS:
         _complete(catalogs.po_path(lang, dest / "locales"), lang)
-    run = subprocess.run([sys.executable, "-m", "mkdocs", "build", "--strict"], cwd=dest,
-                         capture_output=True, text=True)
+    run = mkdocs_build(dest, "--strict")
     assert run.returncode == 0, run.stderr[-3000:]
     return dest
 

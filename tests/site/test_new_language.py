@@ -21,7 +21,7 @@ import yaml
 from mariage.site.read import catalogs, termbase, translate
 from mariage.site.read.project import Project, configured_languages
 
-from helpers import catalog_verdict
+from helpers import catalog_verdict, mkdocs_build
 
 ROOT = Path(__file__).resolve().parents[2]
 COPY = ["rules", "locales", "templates", "examples", "docs", "overrides", "mkdocs.yml",
@@ -153,8 +153,7 @@ def _copy_of(po: Path) -> Path:
 
 def test_the_strict_build_leaves_it_out_and_says_why(german):
     project, _ = german
-    run = subprocess.run([sys.executable, "-m", "mkdocs", "build", "--strict"], cwd=project,
-                         capture_output=True, text=True, env=_env())
+    run = mkdocs_build(project, "--strict")
     assert run.returncode == 0, run.stderr[-3000:]
     total = catalogs.check_catalog("de", project / "locales").stats().total
     pct = _percent(project)

@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from helpers import copy_project, with_plugin_options
+from helpers import copy_project, mkdocs_build, with_plugin_options
 from mariage.site import cache
 from mariage.site.build import publish
 
@@ -31,8 +31,7 @@ pytestmark = pytest.mark.xdist_group("publish")
 
 
 def _build(project: Path, *extra: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(MKDOCS + list(extra), cwd=project, capture_output=True, text=True,
-                          env=ENV, timeout=600)
+    return mkdocs_build(project, "--strict", *extra)
 
 
 def _digest(site: Path) -> str:
