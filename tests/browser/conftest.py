@@ -8,7 +8,8 @@ Every test module here marks its tests `pytest.mark.xdist_group("browser")`, so 
   shared with the site tests: strict; when the strict build fails, a lenient build is made so
   the browser checks can still report, and test_build.py fails). The Nu validator starts on
   the build's HTML files right away and runs in the background.
-- `base_url`: a threaded http.server on 127.0.0.1, on a free port, serving that folder.
+- `base_url`: a threaded http.server on 127.0.0.1, on a free port, serving that folder from a
+  process of its own (siteserver.py), so that no Python thread of the tests delays an answer.
 - `browser`: Debian's Chromium (/usr/bin/chromium) driven by Playwright; missing, it fails
   every test with the way to install it (`make test`), never skips.
 - `monitor` / `page`: one page (tab), reused by every test, and its Monitor, which records
@@ -23,16 +24,19 @@ Shared code (the build, the page monitor, the scripts run in pages) is in sitech
 
 from __future__ import annotations
 
-import functools
-import http.server
+import subprocess
+import sys
 import threading
 from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
 
 import pytest
 
-from browser.sitecheck import (DESKTOP, LANGS, BuiltSite, Monitor, QuietHandler, Visit,
+from browser.sitecheck import (DESKTOP, LANGS, BuiltSite, Monitor, Visit,
                                chromium_missing, crawl_site, discover_pages,
                                launch_chromium, site_context, start_vnu)
+
+SITESERVER = Path(__file__).with_name("siteserver.py")
 
 
 def pytest_generate_tests(metafunc):
@@ -62,14 +66,22 @@ def site(session_build, tmp_path_factory) -> BuiltSite:
 
 @pytest.fixture(scope="session")
 def base_url(site) -> str:
-    handler = functools.partial(QuietHandler, directory=str(site.root))
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
-    server.daemon_threads = True
-    thread = threading.Thread(target=server.serve_forever, name="site-server", daemon=True)
-    thread.start()
-    yield f"http://127.0.0.1:{server.server_address[1]}/"
-    server.shutdown()
-    server.server_close()
+    server = subprocess.Popen([sys.executable, str(SITESERVER), str(site.root)],
+                              stdout=subprocess.PIPE, text=True)
+    try:
+        port = server.stdout.readline().strip()
+        if not port.isdigit():
+            pytest.fail(f"{SITESERVER.name} did not start (exit code {server.poll()})",
+                        pytrace=False)
+        yield f"http://127.0.0.1:{port}/"
+    finally:
+        server.terminate()
+        try:
+            server.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            server.kill()
+            server.wait()
+        server.stdout.close()
 
 
 # --------------------------------------------------------------------------- the browser
@@ -111,13 +123,15 @@ def page(monitor):
 # --------------------------------------------------------------------------- the crawl
 
 @pytest.fixture(scope="session", autouse=True)
-def crawl_started(request, site, base_url):
+def crawl_started(request):
     """The crawl starts as soon as the site is served, in threads of its own, while the other
-    browser tests run (when any test of the session reads it)."""
+    browser tests run (when any test of the session reads it; a session with none, such as the
+    fake-page tests alone, builds and serves nothing for it)."""
     if chromium_missing() or not any("crawl" in getattr(item, "fixturenames", ())
                                      for item in request.session.items):
         yield None
         return
+    site, base_url = request.getfixturevalue("site"), request.getfixturevalue("base_url")
     stop = threading.Event()
     with ThreadPoolExecutor(1, thread_name_prefix="crawl-start") as pool:
         crawling = pool.submit(crawl_site, base_url, site.pages, stop=stop)

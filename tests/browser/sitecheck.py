@@ -6,7 +6,6 @@ from every page, and is checked by the tests that search instead."""
 
 from __future__ import annotations
 
-import http.server
 import json
 import os
 import shutil
@@ -125,21 +124,6 @@ def start_vnu(files: list[Path], output: Path) -> subprocess.Popen | None:
             stdout=out, stderr=err)
 
 
-# --------------------------------------------------------------------------- the local server
-
-class QuietHandler(http.server.SimpleHTTPRequestHandler):
-    def end_headers(self):
-        # LinkChecker only goes above 10 requests a second to a server that sends this header.
-        self.send_header("LinkChecker", "allow")
-        # The build does not change during the session: let Chromium cache the assets (Material's
-        # search worker fetches the index and the lunr languages on every page).
-        self.send_header("Cache-Control", "max-age=3600")
-        super().end_headers()
-
-    def log_message(self, format, *args):  # noqa: A002 - the base class's signature
-        pass
-
-
 def is_local(url: str) -> bool:
     """Only 127.0.0.1 may be asked for anything (data:, blob:, about: never leave the machine)."""
     parts = urlsplit(url)
@@ -169,20 +153,24 @@ class Monitor:
         """Start afresh; a request still running belongs to the previous page, not this one."""
         self.earlier |= self.inflight
         self.inflight = set()
+        self.last_event = time.monotonic()
         self.console_errors: list[str] = []
         self.page_errors: list[str] = []
         self.failed: list[str] = []
         self.foreign: list[str] = []
 
     def _on_request(self, request):
+        self.last_event = time.monotonic()
         self.inflight.add(request)
         if not is_local(request.url):
             self.foreign.append(f"{request.method} {request.url} ({request.resource_type})")
 
     def _on_done(self, request):
+        self.last_event = time.monotonic()
         self.inflight.discard(request)
 
     def _on_failed(self, request):
+        self.last_event = time.monotonic()
         self.inflight.discard(request)
         if request in self.earlier:
             return
@@ -205,21 +193,28 @@ class Monitor:
     def _on_page_error(self, error):
         self.page_errors.append(str(error))
 
-    def settle(self, quiet_ms: int = 100, timeout_ms: int = 8000):
-        """Wait until no request has been in flight for quiet_ms: after `load`, Material's search
-        worker still fetches the index and the lunr languages."""
-        deadline = time.monotonic() + timeout_ms / 1000
-        quiet_since = None
-        while time.monotonic() < deadline:
-            if self.inflight:
-                quiet_since = None
-            elif quiet_since is None:
-                quiet_since = time.monotonic()
-            elif (time.monotonic() - quiet_since) * 1000 >= quiet_ms:
+    def settle(self, quiet_ms: int = 100, timeout_ms: int = 20000, grace_ms: int = 10000):
+        """Wait until no request has been in flight, and none has started or ended, for quiet_ms:
+        after `load`, Material's search worker still fetches the index and the lunr languages.
+
+        A request still in flight after timeout_ms fails the caller, naming it. When nothing is
+        in flight then but the quiet period could not be seen (on a loaded machine one wait can
+        take seconds, or requests came and went until the end), it gets grace_ms more to be
+        quiet: a page that is merely slow is not a page that never finishes loading."""
+        started = time.monotonic()
+        deadline, last_chance = started + timeout_ms / 1000, started + (timeout_ms + grace_ms) / 1000
+        while True:
+            now = time.monotonic()
+            if not self.inflight and (now - self.last_event) * 1000 >= quiet_ms:
                 return
+            if now >= last_chance or (now >= deadline and self.inflight):
+                break
             self.page.wait_for_timeout(25)
         busy = sorted(r.url for r in self.inflight)
-        raise AssertionError(f"{self.page.url}: still loading after {timeout_ms} ms: {busy[:5]}")
+        waited = round((time.monotonic() - started) * 1000)
+        raise AssertionError(f"{self.page.url}: still loading after {waited} ms: "
+                             + (", ".join(busy[:5]) if busy else
+                                "requests kept starting and ending"))
 
 
 def visit(monitor: Monitor, url: str, *, expect_ok: bool = False):
