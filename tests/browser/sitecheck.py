@@ -359,7 +359,7 @@ def site_context(browser, **options):
     to other hosts are aborted (and recorded by the page's Monitor)."""
     context = browser.new_context(**{"viewport": DESKTOP, "locale": "en-US",
                                      "service_workers": "block", **options})
-    context.set_default_timeout(15000)
+    context.set_default_timeout(30000)   # generous: a loaded CI machine is slow, not broken
     context.route(lambda url: not is_local(url), lambda route: route.abort())
     return context
 

@@ -25,7 +25,7 @@ def test_the_language_selector_keeps_the_page(page, monitor, site, base_url, sou
     link = selector.locator(f"a.md-select__link[hreflang='{target}']")
     assert link.count() == 1, f"/{start}: the language selector has no link for {target!r}"
     link.click()
-    page.wait_for_url(lambda url: url != base_url + start, wait_until="load", timeout=10000)
+    page.wait_for_url(lambda url: url != base_url + start, wait_until="load", timeout=30000)
     assert page.url == base_url + goal, (
         f"from /{start}, choosing {target!r} in the language selector went to {page.url}, "
         f"expected {base_url + goal}")

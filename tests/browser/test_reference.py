@@ -48,7 +48,7 @@ def test_search_finds_a_ruling_by_its_name(page, monitor, site, base_url, lang):
     try:
         page.wait_for_function(
             "target => [...document.querySelectorAll('.md-search-result__list a[href]')]"
-            ".some(a => a.pathname === target && a.hash === '#r14')", arg=expected, timeout=10000)
+            ".some(a => a.pathname === target && a.hash === '#r14')", arg=expected, timeout=30000)
     except PlaywrightTimeoutError:
         found = list(dict.fromkeys(page.evaluate(_RESULT_LINKS)))[:12]
         pytest.fail(f"searching for 'R14' on /{site.url_path(lang, '')} finds no {expected}#r14; "

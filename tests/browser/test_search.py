@@ -32,7 +32,7 @@ def test_search_finds_the_translated_section(page, monitor, site, base_url, lang
         # Result links carry ?h=<word> (search.highlight) and #section: compare their paths.
         page.wait_for_function(
             "target => [...document.querySelectorAll('.md-search-result__list a[href]')]"
-            ".some(a => a.pathname === target)", arg="/" + expected, timeout=10000)
+            ".some(a => a.pathname === target)", arg="/" + expected, timeout=30000)
         found_it = True
     except PlaywrightTimeoutError:
         found_it = False
