@@ -45,6 +45,7 @@ from mariage.site.cache import StageCache, folder_for
 from mariage.site.build.generate import check_catalogs, generate
 from mariage.site.build.standalone import Additions, additions
 
+from .conversions import KeptForServe
 from .incremental import Languages, shared_inputs
 
 log = logging.getLogger("mkdocs.plugins.mariage")
@@ -143,6 +144,7 @@ class MariagePlugin(BasePlugin[MariageConfig]):
         self._docs_dir: str | None = None
         self._root: Path | None = None
         self._languages: Languages | None = None       # `mkdocs serve`: what a save skips
+        self._kept: KeptForServe | None = None         # `mkdocs serve`: pages' HTML, sections
         self._config: MkDocsConfig | None = None
 
     def on_startup(self, *, command: str, dirty: bool) -> None:
@@ -176,6 +178,8 @@ class MariagePlugin(BasePlugin[MariageConfig]):
                 self._languages = self._languages or Languages(root / ".cache" / "serve")
                 self._languages.plan(pages, shared_inputs(
                     Path(config.config_file_path), add, [root / "overrides", static / "assets"]))
+                self._kept = self._kept or KeptForServe()
+                self._kept.install()
         except PluginError:
             raise
         except MariageError as exc:
@@ -244,6 +248,9 @@ class MariagePlugin(BasePlugin[MariageConfig]):
             return
         if self._languages is not None:
             self._languages.uninstall(Path(config.site_dir))
+        if self._kept is not None:
+            self._kept.uninstall()
+            log.debug("mariage: %s", self._kept.summary())
         one_404.write(config)
         if self._source is not None and self._root is not None:
             self._play_assets(config, self._source, self._root)
@@ -260,8 +267,12 @@ class MariagePlugin(BasePlugin[MariageConfig]):
         if self._languages is not None:
             self._languages.uninstall(None)
             self._languages.forget()
+        if self._kept is not None:
+            self._kept.forget()
 
     def on_shutdown(self) -> None:
+        if self._kept is not None:
+            self._kept.uninstall()
         # MkDocs raises its strict-mode Abort after on_post_build (then calls on_build_error),
         # and calls on_shutdown last, so only here is a build known to have succeeded.
         try:

@@ -1,0 +1,227 @@
+"""`mkdocs serve`: a page whose Markdown is what it was at the last build is not converted again,
+and a page whose HTML is what it was is not indexed for search again.
+
+MkDocs converts every page's Markdown to HTML on every build (`Page.render`), and static-i18n
+builds every language again on every save, so a translator's save converted each page of
+English and of the saved language, although a saved message changes a few of them. While
+serving, a conversion is kept by everything it is a function of: the page's Markdown (after
+every plugin's `on_page_markdown`), where the page is (its source, destination and URL), the
+build's files (every link is resolved against them), and the settings that reach the
+converter (Markdown extensions and their options, URL style, link validation). A page whose
+key is known gets the kept HTML, table of contents, title and anchors, and the warnings its
+conversion logged are logged again, so a broken link is reported at every build as before
+(and still fails `--strict`). Likewise Material's search plugin parses every page's HTML into
+sections on every build; a page's sections are kept by its HTML, URL, title, table of contents,
+front matter and the index's settings. Kept conversions and sections are those of the last
+build; `mkdocs build` never uses any.
+"""
+
+from __future__ import annotations
+
+import copy
+import logging
+from dataclasses import dataclass
+from typing import Any, Callable
+
+from mkdocs.structure import pages as mkdocs_pages
+
+try:
+    from material.plugins.search.plugin import SearchIndex
+except ImportError:                   # pragma: no cover - Material is a dependency
+    SearchIndex = None
+
+from mariage.site.cache import digest
+
+
+@dataclass(frozen=True)
+class Conversion:
+    content: str | None
+    toc: Any
+    title: str | None
+    anchors: frozenset[str] | None
+    links_to_anchors: dict[str, dict[str, str]] | None   # by the linked file's source path
+    records: tuple[logging.LogRecord, ...]               # what the conversion logged
+
+
+class _Capture(logging.Handler):
+    def __init__(self) -> None:
+        super().__init__(logging.NOTSET)
+        self.records: list[logging.LogRecord] = []
+
+    def emit(self, record: logging.LogRecord) -> None:
+        self.records.append(record)
+
+
+class Conversions:
+    """Page conversions kept from one serve build to the next (see the module's docstring)."""
+
+    def __init__(self) -> None:
+        self.kept: dict[str, Conversion] = {}      # the last build's
+        self.now: dict[str, Conversion] = {}       # this build's
+        self.converted = self.reused = 0
+        self._original: Callable[..., None] | None = None
+        self._files: tuple[Any, str] | None = None     # the build's Files and their digest
+        self._config: tuple[Any, str] | None = None
+
+    def install(self) -> None:
+        """From now until uninstall(), pages are converted through the kept conversions."""
+        if self._original is not None:
+            return
+        original = self._original = mkdocs_pages.Page.render
+        self.converted = self.reused = 0
+        memo = self
+
+        def render(page: Any, config: Any, files: Any) -> None:
+            if page.markdown is None:
+                return original(page, config, files)
+            key = digest(page.markdown, page.file.src_uri, page.file.dest_uri, page.file.url,
+                         memo._files_key(files), memo._config_key(config))
+            kept = memo.now.get(key) or memo.kept.get(key)
+            if kept is None:
+                kept = memo._convert(original, page, config, files)
+                memo.converted += 1
+            else:
+                memo._restore(kept, page, files)
+                memo.reused += 1
+            memo.now[key] = kept
+
+        setattr(mkdocs_pages.Page, "render", render)
+
+    def uninstall(self) -> None:
+        """MkDocs' own conversion back; this build's conversions are the ones kept."""
+        if self._original is not None:
+            setattr(mkdocs_pages.Page, "render", self._original)
+        self._original = None
+        if self.now:
+            self.kept, self.now = self.now, {}
+        self._files = self._config = None
+
+    def forget(self) -> None:
+        """A failed build: keep nothing it may have half done."""
+        self.uninstall()
+        self.kept, self.now = {}, {}
+
+    # ----- the key's parts that are shared by a build's pages, computed once per build
+    def _files_key(self, files: Any) -> str:
+        if self._files is None or self._files[0] is not files:
+            self._files = (files, digest(sorted(
+                (f.src_uri, f.dest_uri, f.url, str(f.inclusion)) for f in files)))
+        return self._files[1]
+
+    def _config_key(self, config: Any) -> str:
+        if self._config is None or self._config[0] is not config:
+            self._config = (config, digest(repr(config["markdown_extensions"]),
+                                           repr(config["mdx_configs"]),
+                                           repr(config["use_directory_urls"]),
+                                           repr(config["validation"]),
+                                           repr(config["docs_dir"])))
+        return self._config[1]
+
+    # ----- converting, and putting a conversion back
+    @staticmethod
+    def _convert(original: Callable[..., None], page: Any, config: Any, files: Any) -> Conversion:
+        capture = _Capture()
+        logger = logging.getLogger("mkdocs")
+        logger.addHandler(capture)
+        try:
+            original(page, config, files)
+        finally:
+            logger.removeHandler(capture)
+        links = page.links_to_anchors
+        return Conversion(
+            content=page.content, toc=copy.deepcopy(page.toc), title=page._title_from_render,
+            anchors=frozenset(page.present_anchor_ids)
+            if page.present_anchor_ids is not None else None,
+            links_to_anchors={f.src_uri: dict(v) for f, v in links.items()}
+            if links is not None else None,
+            records=tuple(capture.records))
+
+    @staticmethod
+    def _restore(kept: Conversion, page: Any, files: Any) -> None:
+        page.content = kept.content
+        page.toc = copy.deepcopy(kept.toc)
+        page._title_from_render = kept.title
+        page.present_anchor_ids = set(kept.anchors) if kept.anchors is not None else None
+        if kept.links_to_anchors is not None:
+            page.links_to_anchors = {files.get_file_from_path(src): dict(v)
+                                     for src, v in kept.links_to_anchors.items()}
+        for record in kept.records:
+            logging.getLogger(record.name).handle(record)
+
+
+def _toc(items: Any) -> list[Any]:
+    """A table of contents as plain data: what a search entry reads of it (ids, URLs, titles)."""
+    return [(i.id, i.url, i.title, i.level, _toc(i.children)) for i in items or []]
+
+
+class Sections:
+    """Material's search entries of each page, kept from one serve build to the next."""
+
+    def __init__(self) -> None:
+        self.kept: dict[str, list[dict[str, Any]]] = {}
+        self.now: dict[str, list[dict[str, Any]]] = {}
+        self.indexed = self.reused = 0
+        self._original: Callable[..., None] | None = None
+
+    def install(self) -> None:
+        if SearchIndex is None or self._original is not None:
+            return
+        original = self._original = SearchIndex.add_entry_from_context
+        self.indexed = self.reused = 0
+        memo = self
+
+        def add_entry_from_context(index: Any, page: Any) -> None:
+            if page.content is None:
+                return original(index, page)
+            key = digest(page.content, page.url, str(page.title), _toc(page.toc),
+                         repr(sorted(page.meta.items(), key=lambda kv: str(kv[0]))),
+                         repr(sorted(index.config.items())))
+            kept = memo.now.get(key)
+            if kept is None:
+                kept = memo.kept.get(key)
+            if kept is None:
+                before = len(index.entries)
+                original(index, page)
+                kept = copy.deepcopy(index.entries[before:])
+                memo.indexed += 1
+            else:
+                index.entries.extend(copy.deepcopy(kept))
+                memo.reused += 1
+            memo.now[key] = kept
+
+        setattr(SearchIndex, "add_entry_from_context", add_entry_from_context)
+
+    def uninstall(self) -> None:
+        if self._original is not None and SearchIndex is not None:
+            setattr(SearchIndex, "add_entry_from_context", self._original)
+        self._original = None
+        if self.now:
+            self.kept, self.now = self.now, {}
+
+    def forget(self) -> None:
+        self.uninstall()
+        self.kept, self.now = {}, {}
+
+
+class KeptForServe:
+    """What one serve build keeps for the next: pages' conversions and search sections."""
+
+    def __init__(self) -> None:
+        self.conversions, self.sections = Conversions(), Sections()
+
+    def install(self) -> None:
+        self.conversions.install()
+        self.sections.install()
+
+    def uninstall(self) -> None:
+        self.conversions.uninstall()
+        self.sections.uninstall()
+
+    def forget(self) -> None:
+        self.conversions.forget()
+        self.sections.forget()
+
+    def summary(self) -> str:
+        c, s = self.conversions, self.sections
+        return (f"pages converted {c.converted} (kept from the last build {c.reused}), "
+                f"indexed {s.indexed} (kept {s.reused})")

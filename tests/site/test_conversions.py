@@ -1,0 +1,173 @@
+"""`mkdocs serve` keeps each page's Markdown conversion from one build to the next
+(plugins/conversions.py): a page is converted again exactly when something it is converted
+from changed, the site is byte for byte what MkDocs builds without it, and the warnings a
+kept conversion logged are logged (and fail `--strict`) at every build."""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Callable
+
+import pytest
+from mkdocs.commands.build import build
+from mkdocs.config import load_config
+from mkdocs.exceptions import Abort
+
+from mariage_mkdocs.conversions import Conversions, Sections
+
+PAGES = {
+    "index.md": "# Home\n\nSee [the other page](other.md) and [its part](other.md#part).\n",
+    "other.md": "# Other\n\n## Part\n\nSome text.\n",
+    "third.md": "# Third\n\nA link to [nowhere](missing.md).\n",
+}
+CONFIG = """site_name: Conversions
+use_directory_urls: true
+markdown_extensions:
+  - toc:
+      permalink: false
+validation:
+  links:
+    not_found: warn
+    anchors: warn
+"""
+
+
+def _write(root: Path, pages: dict[str, str], config: str = CONFIG) -> None:
+    (root / "docs").mkdir(parents=True, exist_ok=True)
+    for name, text in pages.items():
+        (root / "docs" / name).write_text(text, encoding="utf-8")
+    (root / "mkdocs.yml").write_text(config, encoding="utf-8")
+
+
+def _build(root: Path, site: Path, *kept: Conversions | Sections | None, strict: bool = False):
+    """MkDocs' build, with what a serve build keeps installed (none: MkDocs alone)."""
+    config = load_config(config_file=str(root / "mkdocs.yml"), site_dir=str(site),
+                         strict=strict)
+    memos = [k for k in kept if k is not None]
+    for memo in memos:
+        memo.install()
+    try:
+        build(config)
+    except BaseException:
+        for memo in memos:
+            memo.forget()
+        raise
+    for memo in memos:
+        memo.uninstall()
+
+
+def _tree(site: Path) -> dict[str, bytes]:
+    # the sitemap's gzip header holds the time it was written
+    return {str(p.relative_to(site)): p.read_bytes() for p in sorted(site.rglob("*"))
+            if p.is_file() and p.name != "sitemap.xml.gz"}
+
+
+@dataclass(frozen=True)
+class Change:
+    name: str
+    apply: Callable[[Path], None]
+    converted: int          # pages converted again at the next build (of 3, or 4 with one more)
+    warned: str | None = None     # a warning the next build logs
+
+
+def _edit(name: str, text: str) -> Callable[[Path], None]:
+    return lambda root: (root / "docs" / name).write_text(text, encoding="utf-8")
+
+
+CHANGES = [
+    Change("nothing", lambda root: None, 0, "missing.md"),
+    Change("one page's text", _edit("third.md", "# Third\n\nNew text, [nowhere](missing.md).\n"),
+           1, "missing.md"),
+    Change("the heading another page links to", _edit("other.md", "# Other\n\n## Renamed\n"), 1,
+           "anchor '#part'"),
+    Change("a page added (links resolve against every file)", _edit("fourth.md", "# Four\n"), 4),
+    Change("the file a broken link names appears", _edit("missing.md", "# Found\n"), 4),
+    Change("a Markdown extension's option", lambda root: (root / "mkdocs.yml").write_text(
+        CONFIG.replace("permalink: false", "permalink: true"), encoding="utf-8"), 3),
+    Change("the URL style", lambda root: (root / "mkdocs.yml").write_text(
+        CONFIG.replace("use_directory_urls: true", "use_directory_urls: false"),
+        encoding="utf-8"), 3),
+]
+
+
+@pytest.mark.parametrize("change", CHANGES, ids=[c.name for c in CHANGES])
+def test_a_page_is_converted_again_exactly_when_its_inputs_change(tmp_path, caplog, monkeypatch,
+                                                                   change):
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", "0")      # pages name their build's date
+    root, conversions = tmp_path / "project", Conversions()
+    _write(root, PAGES)
+    _build(root, tmp_path / "site", conversions)
+    assert (conversions.converted, conversions.reused) == (3, 0)
+
+    change.apply(root)
+    caplog.clear()
+    with caplog.at_level(logging.INFO, logger="mkdocs"):
+        _build(root, tmp_path / "site", conversions)
+    pages = len(list((root / "docs").glob("*.md")))
+    assert (conversions.converted, conversions.reused) == (change.converted,
+                                                          pages - change.converted)
+    if change.warned:
+        assert any(change.warned in r.getMessage() for r in caplog.records
+                   if r.levelno >= logging.WARNING), [r.getMessage() for r in caplog.records]
+
+    _build(root, tmp_path / "plain", None)        # MkDocs alone, on the same files
+    assert _tree(tmp_path / "site") == _tree(tmp_path / "plain")
+
+
+def test_a_kept_conversion_still_fails_strict(tmp_path):
+    root, conversions = tmp_path / "project", Conversions()
+    _write(root, PAGES)
+    _build(root, tmp_path / "site", conversions)
+    with pytest.raises(Abort):      # every conversion reused, the broken link still counted
+        _build(root, tmp_path / "site", conversions, strict=True)
+    assert (conversions.converted, conversions.reused) == (0, 3)
+
+
+def test_after_uninstall_mkdocs_converts_as_before(tmp_path):
+    from mkdocs.structure import pages
+    original = pages.Page.render
+    conversions = Conversions()
+    conversions.install()
+    assert pages.Page.render is not original
+    conversions.uninstall()
+    assert pages.Page.render is original
+    conversions.install()
+    conversions.forget()
+    assert pages.Page.render is original and not conversions.kept
+
+
+# ----- Material's search sections (conversions.Sections)
+
+MATERIAL = CONFIG + "theme:\n  name: material\nplugins:\n  - search\n"
+
+SEARCH_CHANGES = [
+    # name, what changes, pages indexed again (of 3)
+    ("nothing", lambda root: None, 0),
+    ("one page's text", _edit("other.md", "# Other\n\n## Part\n\nOther text.\n"), 1),
+    # the same HTML, but the front matter boosts the page's entries
+    ("a search boost in the front matter", _edit("third.md", "---\nsearch:\n  boost: 2\n---\n"
+                                                 + PAGES["third.md"]), 1),
+    ("search settings", lambda root: (root / "mkdocs.yml").write_text(
+        MATERIAL.replace("  - search\n", "  - search:\n      separator: '[\\s]+'\n"),
+        encoding="utf-8"), 3),
+]
+
+
+@pytest.mark.parametrize("name,apply,indexed", SEARCH_CHANGES, ids=[c[0] for c in SEARCH_CHANGES])
+def test_a_page_is_indexed_again_exactly_when_its_html_or_settings_change(
+        tmp_path, monkeypatch, name, apply, indexed):
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", "0")
+    root, kept = tmp_path / "project", (Conversions(), Sections())
+    _write(root, PAGES, MATERIAL)
+    _build(root, tmp_path / "site", *kept)
+    assert (kept[1].indexed, kept[1].reused) == (3, 0)
+
+    apply(root)
+    _build(root, tmp_path / "site", *kept)
+    assert (kept[1].indexed, kept[1].reused) == (indexed, 3 - indexed)
+    _build(root, tmp_path / "plain", None)
+    index = "search/search_index.json"
+    assert (tmp_path / "site" / index).read_bytes() == (tmp_path / "plain" / index).read_bytes()
+    assert _tree(tmp_path / "site") == _tree(tmp_path / "plain")
