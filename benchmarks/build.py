@@ -24,10 +24,9 @@ import time
 from pathlib import Path
 
 from mariage.site.read.project import Project
+from _project import copy_sources
 
 ROOT = Path(__file__).resolve().parent.parent
-COPY = ["rules", "locales", "templates", "examples", "docs", "overrides", "mkdocs.yml",
-        "babel.cfg"]
 QUICK_LANGS = ["en", "fr"]
 
 
@@ -44,8 +43,7 @@ def timed(command: list[str], cwd: Path) -> tuple[float, float]:
 
 
 def copy_project(dest: Path, languages: list[str] | None) -> Path:
-    for name in COPY:
-        (shutil.copytree if (ROOT / name).is_dir() else shutil.copy)(ROOT / name, dest / name)
+    copy_sources(dest, extra=("babel.cfg",))
     if languages is not None:           # the other languages' catalogs and config entries go
         for po in (dest / "locales").glob("*/LC_MESSAGES"):
             if po.parent.name not in languages:

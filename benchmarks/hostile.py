@@ -30,6 +30,8 @@ import tempfile
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
+from _project import copy_sources
+
 ROOT = Path(__file__).resolve().parents[1]
 # The review sits next to the project (../shared), or next to the worktrees' folder.
 REVIEWS = [ROOT.parent / "shared/reviews/reliability.md",
@@ -78,9 +80,7 @@ def pytest_verdicts(quick: bool = False) -> dict[str, bool]:
 
 
 def _copy(dest: Path) -> Path:
-    for name in ["rules", "locales", "templates", "examples", "docs", "overrides", "mkdocs.yml"]:
-        src = ROOT / name
-        (shutil.copytree if src.is_dir() else shutil.copy)(src, dest / name)
+    copy_sources(dest)
     assert subprocess.run(MKDOCS, cwd=dest, env=ENV, capture_output=True).returncode == 0
     return dest
 

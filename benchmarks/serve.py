@@ -24,8 +24,9 @@ import urllib.error
 import urllib.request
 from pathlib import Path
 
+from _project import copy_sources
+
 ROOT = Path(__file__).resolve().parent.parent
-COPY = ["rules", "locales", "templates", "examples", "docs", "overrides", "mkdocs.yml"]
 FR = Path("locales/fr/LC_MESSAGES/messages.po")
 MSGID = 'msgid "No number on these pages is typed in'
 TIMEOUT = 120.0
@@ -94,9 +95,7 @@ def main() -> None:
         args.edits = 1
     with tempfile.TemporaryDirectory() as tmp:
         project = Path(tmp) / "project"
-        for name in COPY:
-            src = ROOT / name
-            (shutil.copytree if src.is_dir() else shutil.copy)(src, project / name)
+        copy_sources(project)
         if args.quick and (ROOT / ".cache" / "stages").is_dir():     # keyed by content: valid
             shutil.copytree(ROOT / ".cache" / "stages", project / ".cache" / "stages")
         port, log = free_port(), Path(tmp) / "serve.log"

@@ -44,16 +44,6 @@ def configured_languages(project: Path) -> list[str]:
     return listed(project / "mkdocs.yml")
 
 
-def site_languages() -> list[str]:
-    """The site's languages, English first: the i18n plugin's list in mkdocs.yml, the one list
-    the pages, the selector and these tests follow (a new language needs no test edited)."""
-    from mariage.site.read.project import configured_languages
-
-    languages = configured_languages(ROOT / "mkdocs.yml")
-    assert languages, "mkdocs.yml lists no languages"
-    return languages
-
-
 def run_mariage(*args: str, env: dict[str, str] | None = None, stdin: str | None = None):
     """Run the `mariage` command as a user would; returns the CompletedProcess."""
     full_env = os.environ | (env or {})
