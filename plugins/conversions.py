@@ -12,17 +12,25 @@ key is known gets the kept HTML, table of contents, title and anchors, and the w
 conversion logged are logged again, so a broken link is reported at every build as before
 (and still fails `--strict`). Likewise Material's search plugin parses every page's HTML into
 sections on every build; a page's sections are kept by its HTML, URL, title, table of contents,
-front matter and the index's settings. Kept conversions and sections are those of the last
-build; `mkdocs build` never uses any.
+front matter and the index's settings. And MkDocs lists the theme's files (Material's
+thousands of icons) on every build of every language: the list is kept by the theme's folders,
+what each one holds where it can change (an installed package does not change while serving;
+a project's `custom_dir` is listed again) and the settings that filter it, and a page of
+`docs/` still takes precedence over a theme file of the same name. Kept conversions, sections
+and theme files are those of the last build; `mkdocs build` never uses any.
 """
 
 from __future__ import annotations
 
 import copy
 import logging
+import os
+import sysconfig
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any, Callable
 
+from mkdocs.structure import files as mkdocs_files
 from mkdocs.structure import pages as mkdocs_pages
 
 try:
@@ -203,25 +211,94 @@ class Sections:
         self.kept, self.now = {}, {}
 
 
-class KeptForServe:
-    """What one serve build keeps for the next: pages' conversions and search sections."""
+# Where installed packages live (a theme installed there does not change while serving)
+_INSTALLED = tuple(sorted({str(Path(sysconfig.get_paths()[k]).resolve())
+                           for k in ("purelib", "platlib")}))
+
+
+def _listing(folder: str) -> Any:
+    """What decides a theme folder's files: nothing but its name for an installed package;
+    every file and its modification time for any other folder (a project's custom_dir)."""
+    resolved = str(Path(folder).resolve())
+    if any(resolved == p or resolved.startswith(p + os.sep) for p in _INSTALLED):
+        return folder
+    return [(os.path.relpath(os.path.join(top, name), folder),
+             os.stat(os.path.join(top, name)).st_mtime_ns)
+            for top, dirs, names in sorted(os.walk(folder)) for name in sorted(names)]
+
+
+class ThemeFiles:
+    """The theme's files of each build (MkDocs' `Files.add_files_from_theme`), kept from one
+    serve build to the next."""
 
     def __init__(self) -> None:
-        self.conversions, self.sections = Conversions(), Sections()
+        self.kept: dict[str, list[tuple[str, str | None]]] = {}
+        self.now: dict[str, list[tuple[str, str | None]]] = {}
+        self.listed = self.reused = 0
+        self._original: Callable[..., None] | None = None
 
     def install(self) -> None:
-        self.conversions.install()
-        self.sections.install()
+        if self._original is not None:
+            return
+        original = self._original = mkdocs_files.Files.add_files_from_theme
+        self.listed = self.reused = 0
+        memo = self
+
+        def add_files_from_theme(files: Any, env: Any, config: Any) -> None:
+            theme = config.theme
+            key = digest(list(theme.dirs), sorted(theme.static_templates), config.site_dir,
+                         config.use_directory_urls, [_listing(d) for d in theme.dirs])
+            kept = memo.now.get(key)
+            if kept is None:
+                kept = memo.kept.get(key)
+            if kept is None:
+                every = mkdocs_files.Files([])      # nothing to take precedence: every file
+                original(every, env, config)
+                kept = [(f.src_uri, f.src_dir) for f in every]
+                memo.listed += 1
+            else:
+                memo.reused += 1
+            memo.now[key] = kept
+            for src_uri, src_dir in kept:    # as MkDocs does: a docs file of that name wins
+                if files.get_file_from_path(src_uri) is None:
+                    files.append(mkdocs_files.File(src_uri, src_dir, config.site_dir,
+                                                   config.use_directory_urls))
+
+        setattr(mkdocs_files.Files, "add_files_from_theme", add_files_from_theme)
 
     def uninstall(self) -> None:
-        self.conversions.uninstall()
-        self.sections.uninstall()
+        if self._original is not None:
+            setattr(mkdocs_files.Files, "add_files_from_theme", self._original)
+        self._original = None
+        if self.now:
+            self.kept, self.now = self.now, {}
 
     def forget(self) -> None:
-        self.conversions.forget()
-        self.sections.forget()
+        self.uninstall()
+        self.kept, self.now = {}, {}
+
+
+class KeptForServe:
+    """What one serve build keeps for the next: pages' conversions, search sections and the
+    theme's files."""
+
+    def __init__(self) -> None:
+        self.conversions, self.sections, self.theme = Conversions(), Sections(), ThemeFiles()
+
+    def install(self) -> None:
+        for kept in (self.conversions, self.sections, self.theme):
+            kept.install()
+
+    def uninstall(self) -> None:
+        for kept in (self.conversions, self.sections, self.theme):
+            kept.uninstall()
+
+    def forget(self) -> None:
+        for kept in (self.conversions, self.sections, self.theme):
+            kept.forget()
 
     def summary(self) -> str:
         c, s = self.conversions, self.sections
         return (f"pages converted {c.converted} (kept from the last build {c.reused}), "
-                f"indexed {s.indexed} (kept {s.reused})")
+                f"indexed {s.indexed} (kept {s.reused}), theme files listed "
+                f"{self.theme.listed} (kept {self.theme.reused})")

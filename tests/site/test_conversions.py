@@ -15,7 +15,7 @@ from mkdocs.commands.build import build
 from mkdocs.config import load_config
 from mkdocs.exceptions import Abort
 
-from mariage_mkdocs.conversions import Conversions, Sections
+from mariage_mkdocs.conversions import Conversions, Sections, ThemeFiles
 
 PAGES = {
     "index.md": "# Home\n\nSee [the other page](other.md) and [its part](other.md#part).\n",
@@ -41,7 +41,8 @@ def _write(root: Path, pages: dict[str, str], config: str = CONFIG) -> None:
     (root / "mkdocs.yml").write_text(config, encoding="utf-8")
 
 
-def _build(root: Path, site: Path, *kept: Conversions | Sections | None, strict: bool = False):
+def _build(root: Path, site: Path, *kept: Conversions | Sections | ThemeFiles | None,
+           strict: bool = False):
     """MkDocs' build, with what a serve build keeps installed (none: MkDocs alone)."""
     config = load_config(config_file=str(root / "mkdocs.yml"), site_dir=str(site),
                          strict=strict)
@@ -170,4 +171,41 @@ def test_a_page_is_indexed_again_exactly_when_its_html_or_settings_change(
     _build(root, tmp_path / "plain", None)
     index = "search/search_index.json"
     assert (tmp_path / "site" / index).read_bytes() == (tmp_path / "plain" / index).read_bytes()
+    assert _tree(tmp_path / "site") == _tree(tmp_path / "plain")
+
+
+# ----- the theme's files (conversions.ThemeFiles)
+
+CUSTOM = MATERIAL.replace("  name: material\n", "  name: material\n  custom_dir: overrides\n")
+
+THEME_CHANGES = [
+    # name, what changes, whether the theme's files are listed again, a file the site must hold
+    ("nothing", lambda root: None, False, "assets/extra.css"),
+    ("a file added to the project's custom_dir",
+     lambda root: (root / "overrides" / "assets" / "new.css").write_text("b{}"), True,
+     "assets/new.css"),
+    ("a docs page of a theme file's name takes precedence",
+     lambda root: (root / "docs" / "assets" / "extra.css").write_text("i{}"), False,
+     "assets/extra.css"),
+]
+
+
+@pytest.mark.parametrize("name,apply,listed,holds", THEME_CHANGES,
+                         ids=[c[0] for c in THEME_CHANGES])
+def test_the_themes_files_are_listed_again_exactly_when_a_theme_folder_changes(
+        tmp_path, monkeypatch, name, apply, listed, holds):
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", "0")
+    root, theme = tmp_path / "project", ThemeFiles()
+    _write(root, PAGES, CUSTOM)
+    (root / "overrides" / "assets").mkdir(parents=True)
+    (root / "overrides" / "assets" / "extra.css").write_text("a{}")
+    (root / "docs" / "assets").mkdir()
+    _build(root, tmp_path / "site", theme)
+    assert (theme.listed, theme.reused) == (1, 0)
+
+    apply(root)
+    _build(root, tmp_path / "site", theme)
+    assert (theme.listed, theme.reused) == ((1, 0) if listed else (0, 1))
+    _build(root, tmp_path / "plain", None)
+    assert (tmp_path / "site" / holds).is_file()
     assert _tree(tmp_path / "site") == _tree(tmp_path / "plain")
