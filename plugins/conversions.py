@@ -60,54 +60,80 @@ class _Capture(logging.Handler):
         self.records.append(record)
 
 
-class Conversions:
-    """Page conversions kept from one serve build to the next (see the module's docstring)."""
+class _KeptFromLastBuild:
+    """While serving, one method of MkDocs (or of Material) is replaced by one that reuses what
+    the last build computed for the same key; a subclass names the method (`owner`, `method`)
+    and says how to compute and reuse a value (`_wrap`)."""
+
+    owner: Any = None
+    method = ""
 
     def __init__(self) -> None:
-        self.kept: dict[str, Conversion] = {}      # the last build's
-        self.now: dict[str, Conversion] = {}       # this build's
-        self.converted = self.reused = 0
-        self._original: Callable[..., None] | None = None
-        self._files: tuple[Any, str] | None = None     # the build's Files and their digest
-        self._config: tuple[Any, str] | None = None
+        self.kept: dict[str, Any] = {}     # the last build's values, by key
+        self.now: dict[str, Any] = {}      # this build's
+        self.computed = self.reused = 0
+        self._original: Callable[..., Any] | None = None
 
     def install(self) -> None:
-        """From now until uninstall(), pages are converted through the kept conversions."""
-        if self._original is not None:
+        """From now until uninstall(), the method reuses the kept values."""
+        if self.owner is None or self._original is not None:
             return
-        original = self._original = mkdocs_pages.Page.render
-        self.converted = self.reused = 0
-        memo = self
+        self._original = getattr(self.owner, self.method)
+        self.computed = self.reused = 0
+        setattr(self.owner, self.method, self._wrap(self._original))
 
-        def render(page: Any, config: Any, files: Any) -> None:
-            if page.markdown is None:
-                return original(page, config, files)
-            key = digest(page.markdown, page.file.src_uri, page.file.dest_uri, page.file.url,
-                         memo._files_key(files), memo._config_key(config))
-            kept = memo.now.get(key) or memo.kept.get(key)
-            if kept is None:
-                kept = memo._convert(original, page, config, files)
-                memo.converted += 1
-            else:
-                memo._restore(kept, page, files)
-                memo.reused += 1
-            memo.now[key] = kept
+    def _wrap(self, original: Callable[..., Any]) -> Callable[..., Any]:
+        raise NotImplementedError
 
-        setattr(mkdocs_pages.Page, "render", render)
+    def _value(self, key: str, compute: Callable[[], Any], reuse: Callable[[Any], None]) -> None:
+        kept = self.now.get(key)
+        if kept is None:
+            kept = self.kept.get(key)
+        if kept is None:
+            kept = compute()
+            self.computed += 1
+        else:
+            reuse(kept)
+            self.reused += 1
+        self.now[key] = kept
 
     def uninstall(self) -> None:
-        """MkDocs' own conversion back; this build's conversions are the ones kept."""
+        """The method as it was; this build's values are the ones kept."""
         if self._original is not None:
-            setattr(mkdocs_pages.Page, "render", self._original)
+            setattr(self.owner, self.method, self._original)
         self._original = None
         if self.now:
             self.kept, self.now = self.now, {}
-        self._files = self._config = None
 
     def forget(self) -> None:
         """A failed build: keep nothing it may have half done."""
         self.uninstall()
         self.kept, self.now = {}, {}
+
+
+class Conversions(_KeptFromLastBuild):
+    """Page conversions (MkDocs' `Page.render`) kept from one serve build to the next."""
+
+    owner, method = mkdocs_pages.Page, "render"
+
+    def __init__(self) -> None:
+        super().__init__()
+        self._files: tuple[Any, str] | None = None     # the build's Files and their digest
+        self._config: tuple[Any, str] | None = None
+
+    def _wrap(self, original: Callable[..., Any]) -> Callable[..., Any]:
+        def render(page: Any, config: Any, files: Any) -> None:
+            if page.markdown is None:
+                return original(page, config, files)
+            key = digest(page.markdown, page.file.src_uri, page.file.dest_uri, page.file.url,
+                         self._files_key(files), self._config_key(config))
+            self._value(key, lambda: self._convert(original, page, config, files),
+                        lambda kept: self._restore(kept, page, files))
+        return render
+
+    def uninstall(self) -> None:
+        super().uninstall()
+        self._files = self._config = None
 
     # ----- the key's parts that are shared by a build's pages, computed once per build
     def _files_key(self, files: Any) -> str:
@@ -162,53 +188,27 @@ def _toc(items: Any) -> list[Any]:
     return [(i.id, i.url, i.title, i.level, _toc(i.children)) for i in items or []]
 
 
-class Sections:
-    """Material's search entries of each page, kept from one serve build to the next."""
+class Sections(_KeptFromLastBuild):
+    """Material's search entries of each page (`SearchIndex.add_entry_from_context`), kept from
+    one serve build to the next."""
 
-    def __init__(self) -> None:
-        self.kept: dict[str, list[dict[str, Any]]] = {}
-        self.now: dict[str, list[dict[str, Any]]] = {}
-        self.indexed = self.reused = 0
-        self._original: Callable[..., None] | None = None
+    owner, method = SearchIndex, "add_entry_from_context"
 
-    def install(self) -> None:
-        if SearchIndex is None or self._original is not None:
-            return
-        original = self._original = SearchIndex.add_entry_from_context
-        self.indexed = self.reused = 0
-        memo = self
-
+    def _wrap(self, original: Callable[..., Any]) -> Callable[..., Any]:
         def add_entry_from_context(index: Any, page: Any) -> None:
             if page.content is None:
                 return original(index, page)
             key = digest(page.content, page.url, str(page.title), _toc(page.toc),
                          repr(sorted(page.meta.items(), key=lambda kv: str(kv[0]))),
                          repr(sorted(index.config.items())))
-            kept = memo.now.get(key)
-            if kept is None:
-                kept = memo.kept.get(key)
-            if kept is None:
+
+            def index_page() -> list[dict[str, Any]]:
                 before = len(index.entries)
                 original(index, page)
-                kept = copy.deepcopy(index.entries[before:])
-                memo.indexed += 1
-            else:
-                index.entries.extend(copy.deepcopy(kept))
-                memo.reused += 1
-            memo.now[key] = kept
+                return copy.deepcopy(index.entries[before:])
 
-        setattr(SearchIndex, "add_entry_from_context", add_entry_from_context)
-
-    def uninstall(self) -> None:
-        if self._original is not None and SearchIndex is not None:
-            setattr(SearchIndex, "add_entry_from_context", self._original)
-        self._original = None
-        if self.now:
-            self.kept, self.now = self.now, {}
-
-    def forget(self) -> None:
-        self.uninstall()
-        self.kept, self.now = {}, {}
+            self._value(key, index_page, lambda kept: index.entries.extend(copy.deepcopy(kept)))
+        return add_entry_from_context
 
 
 # Where installed packages live (a theme installed there does not change while serving)
@@ -227,55 +227,29 @@ def _listing(folder: str) -> Any:
             for top, dirs, names in sorted(os.walk(folder)) for name in sorted(names)]
 
 
-class ThemeFiles:
+class ThemeFiles(_KeptFromLastBuild):
     """The theme's files of each build (MkDocs' `Files.add_files_from_theme`), kept from one
     serve build to the next."""
 
-    def __init__(self) -> None:
-        self.kept: dict[str, list[tuple[str, str | None]]] = {}
-        self.now: dict[str, list[tuple[str, str | None]]] = {}
-        self.listed = self.reused = 0
-        self._original: Callable[..., None] | None = None
+    owner, method = mkdocs_files.Files, "add_files_from_theme"
 
-    def install(self) -> None:
-        if self._original is not None:
-            return
-        original = self._original = mkdocs_files.Files.add_files_from_theme
-        self.listed = self.reused = 0
-        memo = self
-
+    def _wrap(self, original: Callable[..., Any]) -> Callable[..., Any]:
         def add_files_from_theme(files: Any, env: Any, config: Any) -> None:
             theme = config.theme
             key = digest(list(theme.dirs), sorted(theme.static_templates), config.site_dir,
                          config.use_directory_urls, [_listing(d) for d in theme.dirs])
-            kept = memo.now.get(key)
-            if kept is None:
-                kept = memo.kept.get(key)
-            if kept is None:
+
+            def every_file() -> list[tuple[str, str | None]]:
                 every = mkdocs_files.Files([])      # nothing to take precedence: every file
                 original(every, env, config)
-                kept = [(f.src_uri, f.src_dir) for f in every]
-                memo.listed += 1
-            else:
-                memo.reused += 1
-            memo.now[key] = kept
-            for src_uri, src_dir in kept:    # as MkDocs does: a docs file of that name wins
+                return [(f.src_uri, f.src_dir) for f in every]
+
+            self._value(key, every_file, lambda kept: None)
+            for src_uri, src_dir in self.now[key]:  # as MkDocs does: a docs file of that name wins
                 if files.get_file_from_path(src_uri) is None:
                     files.append(mkdocs_files.File(src_uri, src_dir, config.site_dir,
                                                    config.use_directory_urls))
-
-        setattr(mkdocs_files.Files, "add_files_from_theme", add_files_from_theme)
-
-    def uninstall(self) -> None:
-        if self._original is not None:
-            setattr(mkdocs_files.Files, "add_files_from_theme", self._original)
-        self._original = None
-        if self.now:
-            self.kept, self.now = self.now, {}
-
-    def forget(self) -> None:
-        self.uninstall()
-        self.kept, self.now = {}, {}
+        return add_files_from_theme
 
 
 class KeptForServe:
@@ -284,21 +258,22 @@ class KeptForServe:
 
     def __init__(self) -> None:
         self.conversions, self.sections, self.theme = Conversions(), Sections(), ThemeFiles()
+        self._all = (self.conversions, self.sections, self.theme)
 
     def install(self) -> None:
-        for kept in (self.conversions, self.sections, self.theme):
+        for kept in self._all:
             kept.install()
 
     def uninstall(self) -> None:
-        for kept in (self.conversions, self.sections, self.theme):
+        for kept in self._all:
             kept.uninstall()
 
     def forget(self) -> None:
-        for kept in (self.conversions, self.sections, self.theme):
+        for kept in self._all:
             kept.forget()
 
     def summary(self) -> str:
-        c, s = self.conversions, self.sections
-        return (f"pages converted {c.converted} (kept from the last build {c.reused}), "
-                f"indexed {s.indexed} (kept {s.reused}), theme files listed "
-                f"{self.theme.listed} (kept {self.theme.reused})")
+        c, s, t = self.conversions, self.sections, self.theme
+        return (f"pages converted {c.computed} (kept from the last build {c.reused}), "
+                f"indexed {s.computed} (kept {s.reused}), theme files listed {t.computed} "
+                f"(kept {t.reused})")

@@ -100,14 +100,14 @@ def test_a_page_is_converted_again_exactly_when_its_inputs_change(tmp_path, capl
     root, conversions = tmp_path / "project", Conversions()
     _write(root, PAGES)
     _build(root, tmp_path / "site", conversions)
-    assert (conversions.converted, conversions.reused) == (3, 0)
+    assert (conversions.computed, conversions.reused) == (3, 0)
 
     change.apply(root)
     caplog.clear()
     with caplog.at_level(logging.INFO, logger="mkdocs"):
         _build(root, tmp_path / "site", conversions)
     pages = len(list((root / "docs").glob("*.md")))
-    assert (conversions.converted, conversions.reused) == (change.converted,
+    assert (conversions.computed, conversions.reused) == (change.converted,
                                                           pages - change.converted)
     if change.warned:
         assert any(change.warned in r.getMessage() for r in caplog.records
@@ -123,7 +123,7 @@ def test_a_kept_conversion_still_fails_strict(tmp_path):
     _build(root, tmp_path / "site", conversions)
     with pytest.raises(Abort):      # every conversion reused, the broken link still counted
         _build(root, tmp_path / "site", conversions, strict=True)
-    assert (conversions.converted, conversions.reused) == (0, 3)
+    assert (conversions.computed, conversions.reused) == (0, 3)
 
 
 def test_after_uninstall_mkdocs_converts_as_before(tmp_path):
@@ -163,11 +163,11 @@ def test_a_page_is_indexed_again_exactly_when_its_html_or_settings_change(
     root, kept = tmp_path / "project", (Conversions(), Sections())
     _write(root, PAGES, MATERIAL)
     _build(root, tmp_path / "site", *kept)
-    assert (kept[1].indexed, kept[1].reused) == (3, 0)
+    assert (kept[1].computed, kept[1].reused) == (3, 0)
 
     apply(root)
     _build(root, tmp_path / "site", *kept)
-    assert (kept[1].indexed, kept[1].reused) == (indexed, 3 - indexed)
+    assert (kept[1].computed, kept[1].reused) == (indexed, 3 - indexed)
     _build(root, tmp_path / "plain", None)
     index = "search/search_index.json"
     assert (tmp_path / "site" / index).read_bytes() == (tmp_path / "plain" / index).read_bytes()
@@ -201,11 +201,11 @@ def test_the_themes_files_are_listed_again_exactly_when_a_theme_folder_changes(
     (root / "overrides" / "assets" / "extra.css").write_text("a{}")
     (root / "docs" / "assets").mkdir()
     _build(root, tmp_path / "site", theme)
-    assert (theme.listed, theme.reused) == (1, 0)
+    assert (theme.computed, theme.reused) == (1, 0)
 
     apply(root)
     _build(root, tmp_path / "site", theme)
-    assert (theme.listed, theme.reused) == ((1, 0) if listed else (0, 1))
+    assert (theme.computed, theme.reused) == ((1, 0) if listed else (0, 1))
     _build(root, tmp_path / "plain", None)
     assert (tmp_path / "site" / holds).is_file()
     assert _tree(tmp_path / "site") == _tree(tmp_path / "plain")
