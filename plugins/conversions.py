@@ -22,6 +22,7 @@ and theme files are those of the last build; `mkdocs build` never uses any.
 
 from __future__ import annotations
 
+import abc
 import copy
 import logging
 import os
@@ -60,7 +61,7 @@ class _Capture(logging.Handler):
         self.records.append(record)
 
 
-class _KeptFromLastBuild:
+class _KeptFromLastBuild(abc.ABC):
     """While serving, one method of MkDocs (or of Material) is replaced by one that reuses what
     the last build computed for the same key; a subclass names the method (`owner`, `method`)
     and says how to compute and reuse a value (`_wrap`)."""
@@ -82,10 +83,12 @@ class _KeptFromLastBuild:
         self.computed = self.reused = 0
         setattr(self.owner, self.method, self._wrap(self._original))
 
+    @abc.abstractmethod
     def _wrap(self, original: Callable[..., Any]) -> Callable[..., Any]:
-        raise NotImplementedError
+        """The method that replaces `original` while serving."""
 
-    def _value(self, key: str, compute: Callable[[], Any], reuse: Callable[[Any], None]) -> None:
+    def _value(self, key: str, compute: Callable[[], Any], reuse: Callable[[Any], None]) -> Any:
+        """The value for key: this build's or the last one's (handed to `reuse`), or computed."""
         kept = self.now.get(key)
         if kept is None:
             kept = self.kept.get(key)
@@ -96,6 +99,7 @@ class _KeptFromLastBuild:
             reuse(kept)
             self.reused += 1
         self.now[key] = kept
+        return kept
 
     def uninstall(self) -> None:
         """The method as it was; this build's values are the ones kept."""
@@ -244,8 +248,8 @@ class ThemeFiles(_KeptFromLastBuild):
                 original(every, env, config)
                 return [(f.src_uri, f.src_dir) for f in every]
 
-            self._value(key, every_file, lambda kept: None)
-            for src_uri, src_dir in self.now[key]:  # as MkDocs does: a docs file of that name wins
+            kept = self._value(key, every_file, lambda kept: None)
+            for src_uri, src_dir in kept:           # as MkDocs does: a docs file of that name wins
                 if files.get_file_from_path(src_uri) is None:
                     files.append(mkdocs_files.File(src_uri, src_dir, config.site_dir,
                                                    config.use_directory_urls))

@@ -157,8 +157,8 @@ def test_a_build_whose_plugin_names_a_mutated_profile_fails_on_the_example(proje
     text = config.read_text(encoding="utf-8")
     config.write_text(with_plugin_options(text, "profile: rules/mutated.yaml"))
     before = _digest(project / "site")
-    run = subprocess.run(MKDOCS, cwd=project, capture_output=True, text=True, timeout=600,
-                         env=ENV | {"MARIAGE_PROFILE": str(project / "rules/mariage.yaml")})
+    run = mkdocs_build(project, "--strict",
+                       env=ENV | {"MARIAGE_PROFILE": str(project / "rules/mariage.yaml")})
     assert run.returncode == 1
     # 68 (= 28 + 40) is written by hand in the examples' doctests; the build's profile says 41.
     assert re.search(r"examples/\S+\.md \(en\), line \d+: .* expected '.*', got", run.stderr), \
@@ -236,8 +236,8 @@ def test_the_exchange_is_one_step(tmp_path):
 def test_a_site_url_with_markup_is_refused(project):
     """B13: MARIAGE_SITE_URL ends up in attributes of every page; quotes and brackets stop."""
     before = _digest(project / "site")
-    run = subprocess.run(MKDOCS, cwd=project, capture_output=True, text=True, timeout=600,
-                         env=ENV | {"MARIAGE_SITE_URL": 'https://example.org/a"><img src=x>/'})
+    run = mkdocs_build(project, "--strict",
+                       env=ENV | {"MARIAGE_SITE_URL": 'https://example.org/a"><img src=x>/'})
     assert run.returncode == 1
     assert "check MARIAGE_SITE_URL" in run.stderr and "Traceback" not in run.stderr
     assert _digest(project / "site") == before
