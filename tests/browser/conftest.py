@@ -39,6 +39,12 @@ from browser.sitecheck import (DESKTOP, LANGS, BuiltSite, Monitor, Visit,
 SITESERVER = Path(__file__).with_name("siteserver.py")
 
 
+def pytest_collection_modifyitems(items):
+    """The tests that read the crawl run after the other browser tests: the crawl, started with
+    the session's first browser test, runs meanwhile, and no test waits for it early."""
+    items.sort(key=lambda item: "crawl" in getattr(item, "fixturenames", ()))
+
+
 def pytest_generate_tests(metafunc):
     """Any browser test taking `lang` runs once per language of the site (unless the test
     parametrizes `lang` itself)."""

@@ -333,9 +333,26 @@ class Visit:
     foreign: list[str] = field(default_factory=list)
     head: dict = field(default_factory=dict)
     phone: dict = field(default_factory=dict)
+    axe: list[dict] | None = None      # axe-core's violations, on the pages of AXE_SAMPLE
+    axe_error: str = ""
 
 
 CRAWL_LANES = 2    # pages crawled at once; see crawl_site
+
+# The pages of each language axe-core checks (test_accessibility.py), in the crawl's own visit:
+# loaded, quiet, at the desktop size, before the page is narrowed to a phone's width.
+AXE_SAMPLE = ["", "play/", "tutorial/04-marriages-and-claiming/", "examples/07-marriage-claim/",
+              "examples/05-closing/", "faq/"]
+_RUN_AXE = """
+async () => {
+  const result = await axe.run(document, {resultTypes: ['violations']});
+  return result.violations.map(v => ({
+    id: v.id, impact: v.impact, help: v.help,
+    nodes: v.nodes.map(n => ({target: n.target.join(' '), html: n.html.slice(0, 160),
+                              summary: (n.failureSummary || '').split('\\n').slice(0, 2).join(' ')}))
+  }));
+}
+"""
 
 
 def chromium_missing() -> str:
@@ -450,6 +467,8 @@ def visit_and_measure(monitor: Monitor, base_url: str, site_page: SitePage) -> V
         response = visit(monitor, base_url + site_page.path)
         record.status = response.status if response else None
         record.head = page.evaluate(HEAD_JS)
+        if site_page.rel in AXE_SAMPLE:
+            record.axe, record.axe_error = run_axe(page)
         page.set_viewport_size(PHONE)
         page.evaluate("() => new Promise(r => requestAnimationFrame(() => "
                       "requestAnimationFrame(r)))")
@@ -461,6 +480,17 @@ def visit_and_measure(monitor: Monitor, base_url: str, site_page: SitePage) -> V
     record.failed = list(dict.fromkeys(monitor.failed))
     record.foreign = list(dict.fromkeys(monitor.foreign))
     return record
+
+
+def run_axe(page) -> tuple[list[dict] | None, str]:
+    """axe-core's violations on the page as it is now, or why axe could not run."""
+    if not AXE_JS.is_file():
+        return None, f"{AXE_JS} is missing: run `make test` (npm ci installs axe-core)"
+    try:
+        page.add_script_tag(path=str(AXE_JS))
+        return page.evaluate(_RUN_AXE), ""
+    except Exception as exc:  # reported by test_accessibility.py, not a crash of the crawl
+        return None, f"{type(exc).__name__}: {exc}".splitlines()[0]
 
 
 def bullet_list(items, limit: int = 25) -> str:
