@@ -15,9 +15,11 @@ Every test module here marks its tests `pytest.mark.xdist_group("browser")`, so 
 - `monitor` / `page`: one page (tab), reused by every test, and its Monitor, which records
   console errors, uncaught exceptions, failed requests, and requests to any host but
   127.0.0.1 (the context aborts those: nothing leaves the machine).
-- `crawl`: every page of every language visited once; the page checks of test_pages.py read
-  what was recorded there. It starts in background threads (two Chromiums of its own) as soon
-  as the site is served, so its ~2 minutes overlap the interactive tests instead of adding to them.
+- `crawl`: every page of every language visited once (axe-core run on the sample pages of
+  sitecheck.AXE_SAMPLE); the page checks of test_pages.py and test_accessibility.py read what
+  was recorded there. It starts in background threads (two Chromiums of its own) as soon as the
+  site is served, and the tests that read it run last, so its ~2 minutes overlap the
+  interactive tests instead of adding to them.
 
 Shared code (the build, the page monitor, the scripts run in pages) is in sitecheck.py.
 """
