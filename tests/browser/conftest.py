@@ -14,7 +14,7 @@ Every test module here marks its tests `pytest.mark.xdist_group("browser")`, so 
   every test with the way to install it (`make test`), never skips.
 - `monitor` / `page`: one page (tab), reused by every test, and its Monitor, which records
   console errors, uncaught exceptions, failed requests, and requests to any host but
-  127.0.0.1 (the context aborts those: nothing leaves the machine).
+  127.0.0.1 (they fail at a closed proxy: nothing leaves the machine).
 - `crawl`: every page of every language visited once (axe-core run on the sample pages of
   sitecheck.AXE_SAMPLE); the page checks of test_pages.py and test_accessibility.py read what
   was recorded there. It starts in background threads (two Chromiums of its own) as soon as the

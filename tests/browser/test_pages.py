@@ -46,9 +46,26 @@ def test_every_page_loads_without_errors(crawl, site, base_url, lang):
 
 def test_no_request_leaves_the_local_server(crawl, site, lang):
     """Fonts and scripts are self-hosted or system ones: Material's Google Fonts are never asked
-    for (theme.font: false). Requests to other hosts were aborted, and are listed here."""
+    for (theme.font: false). Requests to other hosts failed at a closed proxy, and are listed here."""
     foreign = [f"{v.page.label}: {r}" for v in _visits(crawl, site, lang) for r in v.foreign]
     fail_if(foreign, f"[{lang}] pages ask hosts other than 127.0.0.1 for")
+
+
+@pytest.mark.parametrize("url", ["http://example.com/font.woff2", "http://10.9.8.7/script.js",
+                                 "https://cdn.jsdelivr.net/npm/x.js"])
+def test_a_request_to_another_host_fails_and_is_recorded(page, monitor, base_url, url):
+    """What the check above relies on: the test browser sends nothing off the machine (a
+    request to any other host, by name or by address, fails), and the page's monitor lists it."""
+    page.goto(base_url, wait_until="load")
+    monitor.reset()
+    with page.expect_event("requestfailed", lambda r: r.url == url) as failed:
+        answer = page.evaluate("url => fetch(url, {mode: 'no-cors'}).then(() => 'answered', "
+                               "() => 'failed')", url)
+    assert answer == "failed"
+    # stopped by the test browser's own closed proxy, not by whatever network the machine has
+    assert failed.value.failure == "net::ERR_PROXY_CONNECTION_FAILED", failed.value.failure
+    assert any(url in request for request in monitor.foreign), monitor.foreign
+    assert page.evaluate("url => fetch(url).then(r => r.status)", base_url) == 200
 
 
 def test_html_lang_is_the_page_language(crawl, site, lang):
