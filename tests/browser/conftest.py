@@ -7,7 +7,7 @@ Every test module here marks its tests `pytest.mark.xdist_group("browser")`, so 
 - `site`: the session's one build of the whole project (tests/conftest.py `session_build`,
   shared with the site tests: strict; when the strict build fails, a lenient build is made so
   the browser checks can still report, and test_build.py fails). The Nu validator starts on
-  the build's HTML files right away and runs in the background.
+  the build's HTML files right away and runs in the background (`vnu_done` waits for it).
 - `base_url`: a threaded http.server on 127.0.0.1, on a free port, serving that folder from a
   process of its own (siteserver.py), so that no Python thread of the tests delays an answer.
 - `browser`: Debian's Chromium (/usr/bin/chromium) driven by Playwright; missing, it fails
@@ -41,10 +41,16 @@ from browser.sitecheck import (DESKTOP, LANGS, BuiltSite, Monitor, Visit,
 SITESERVER = Path(__file__).with_name("siteserver.py")
 
 
+# Fixtures of work the session starts in the background: the crawl, and the Nu validator.
+BACKGROUND = ("crawl", "vnu_done")
+
+
 def pytest_collection_modifyitems(items):
-    """The tests that read the crawl run after the other browser tests: the crawl, started with
-    the session's first browser test, runs meanwhile, and no test waits for it early."""
-    items.sort(key=lambda item: "crawl" in getattr(item, "fixturenames", ()))
+    """The tests that read background work run after the other browser tests: the crawl and
+    the Nu validator, started with the session's first browser test, run meanwhile, and no
+    test waits for them early."""
+    items.sort(key=lambda item: any(name in getattr(item, "fixturenames", ())
+                                    for name in BACKGROUND))
 
 
 def pytest_generate_tests(metafunc):
@@ -70,6 +76,18 @@ def site(session_build, tmp_path_factory) -> BuiltSite:
     if built.vnu is not None and built.vnu.poll() is None:
         built.vnu.kill()
         built.vnu.wait()
+
+
+@pytest.fixture(scope="session")
+def vnu_done(site) -> BuiltSite:
+    """The site, once the Nu validator started on it has finished (or was killed after 5 min)."""
+    if site.vnu is not None:
+        try:
+            site.vnu.wait(timeout=300)
+        except subprocess.TimeoutExpired:
+            site.vnu.kill()
+            raise
+    return site
 
 
 @pytest.fixture(scope="session")
