@@ -499,6 +499,25 @@ def run_axe(page) -> tuple[list[dict] | None, str]:
         return None, f"{type(exc).__name__}: {exc}".splitlines()[0]
 
 
+IMPACTS = ("serious", "critical")        # the axe-core violations a page check fails on
+
+
+def serious_violations(violations: list[dict]) -> list[str]:
+    """One line per serious or critical axe-core violation: its rule, the first nodes it found
+    and what to fix."""
+    lines = []
+    for v in violations:
+        if v["impact"] not in IMPACTS:
+            continue
+        nodes = v["nodes"]
+        shown = "; ".join(f"{n['target']} {' '.join(n['html'].split())[:100]!r}"
+                          for n in nodes[:3])
+        more = f" (+{len(nodes) - 3} more)" if len(nodes) > 3 else ""
+        lines.append(f"{v['impact']} {v['id']} ({v['help']}): {shown}{more}"
+                     + (f" — {nodes[0]['summary']}" if nodes and nodes[0]["summary"] else ""))
+    return lines
+
+
 def bullet_list(items, limit: int = 25) -> str:
     items = list(items)
     text = "\n".join(f"  - {item}" for item in items[:limit])

@@ -7,12 +7,9 @@ from __future__ import annotations
 
 import pytest
 
-from browser.sitecheck import AXE_JS, AXE_SAMPLE, fail_if, run_axe
+from browser.sitecheck import AXE_JS, AXE_SAMPLE, fail_if, run_axe, serious_violations
 
 pytestmark = pytest.mark.xdist_group("browser")
-
-IMPACTS = ("serious", "critical")
-
 
 def test_axe_finds_no_serious_violation(crawl, site, lang):
     assert AXE_JS.is_file(), f"{AXE_JS} is missing: run `make test` (npm ci installs axe-core)"
@@ -29,15 +26,7 @@ def test_axe_finds_no_serious_violation(crawl, site, lang):
         if visit.axe is None:
             problems.append(f"/{path}: axe-core did not run: {visit.axe_error}")
             continue
-        for v in visit.axe:
-            if v["impact"] not in IMPACTS:
-                continue
-            nodes = v["nodes"]
-            shown = "; ".join(f"{n['target']} {' '.join(n['html'].split())[:100]!r}"
-                              for n in nodes[:3])
-            more = f" (+{len(nodes) - 3} more)" if len(nodes) > 3 else ""
-            problems.append(f"/{path}: {v['impact']} {v['id']} ({v['help']}): {shown}{more}"
-                            + (f" — {nodes[0]['summary']}" if nodes and nodes[0]["summary"] else ""))
+        problems += [f"/{path}: {line}" for line in serious_violations(visit.axe)]
     fail_if(problems, f"[{lang}] axe-core serious/critical violations", limit=40)
 
 
@@ -49,3 +38,4 @@ def test_axe_reports_a_serious_violation_as_the_crawl_runs_it(page):
     violations, error = run_axe(page)
     assert error == "" and violations is not None
     assert {(v["id"], v["impact"]) for v in violations} >= {("button-name", "critical")}
+    assert any(line.startswith("critical button-name") for line in serious_violations(violations))
