@@ -15,6 +15,7 @@ from html.parser import HTMLParser
 from pathlib import Path
 
 import pytest
+from babel.messages.catalog import Catalog
 from babel.messages.pofile import read_po, write_po
 
 from mariage.site.read import catalogs
@@ -46,9 +47,9 @@ FIXTURE: dict[str, dict[tuple[str | None, str], str]] = {
 }
 
 
-def _complete(po: Path, lang: str) -> bool:
-    """Fill the fixture's messages that the shipped catalog leaves untranslated or fuzzy;
-    whether any was (the catalog is rewritten only then)."""
+def _completed(po: Path, lang: str) -> Catalog | None:
+    """The catalog with the fixture's messages that it leaves untranslated or fuzzy filled in,
+    or None when it leaves none."""
     with po.open("rb") as handle:
         catalog = read_po(handle, locale=lang)
     completed = False
@@ -59,10 +60,7 @@ def _complete(po: Path, lang: str) -> bool:
             message.string = text
             message.flags.discard("fuzzy")
             completed = True
-    if completed:
-        with po.open("wb") as handle:
-            write_po(handle, catalog, width=0)
-    return completed
+    return catalog if completed else None
 
 
 @pytest.fixture(scope="module")
@@ -70,10 +68,14 @@ def built(site_build, tmp_path_factory) -> Path:
     """The project built with the completed catalogs: the session's own build when the
     shipped catalogs already translate every message of the fixture (the same inputs build the
     same site), else a copy with its catalogs completed, built here."""
-    dest = copy_project(tmp_path_factory.mktemp("localized"))
-    completed = [lang for lang in LANGS if _complete(catalogs.po_path(lang, dest / "locales"), lang)]
+    completed = {lang: catalog for lang in LANGS
+                 if (catalog := _completed(catalogs.po_path(lang, site_build / "locales"), lang))}
     if not completed:
         return site_build
+    dest = copy_project(tmp_path_factory.mktemp("localized"))
+    for lang, catalog in completed.items():
+        with catalogs.po_path(lang, dest / "locales").open("wb") as handle:
+            write_po(handle, catalog, width=0)
     run = mkdocs_build(dest, "--strict")
     assert run.returncode == 0, run.stderr[-3000:]
     return dest
