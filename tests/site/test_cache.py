@@ -307,18 +307,21 @@ def test_another_copy_of_the_project_shares_the_catalog_check_with_its_own_paths
         said[name] = [str(p) for p in checked.errors]
         assert checked.path == locales / "fr" / "LC_MESSAGES" / "messages.po"
         assert all(p.path.is_relative_to(locales) for p in checked.problems)
+        assert all(p.refers.is_relative_to(locales) for p in checked.problems if p.refers)
+        # no text of a problem holds a path: each is shown when the problem is
+        assert not [p for p in checked.problems if "termbase.yaml" in p.message + p.hint]
         assert cache.misses("catalog") == (name == "first")
     assert said["first"] == said["second"]
     assert any("locales/fr/termbase.yaml is missing" in p for p in said["second"])
     assert any("[placeholders]" in p for p in said["second"]), said["second"]
-    # checked from the folder above, the problems show longer paths: a check of its own
+    # checked from the folder above, the same entry serves and the problems show longer paths
     monkeypatch.chdir(tmp_path)
     forget()
     cache = StageCache(shared.folder)
     locales = tmp_path / "second" / "locales"
     elsewhere = [str(p) for p in
                  SiteSource(locales=locales, root=ROOT, cache=cache).checked("fr").errors]
-    assert cache.misses("catalog") == 1
+    assert cache.misses("catalog") == 0
     assert any(p.startswith("second/locales/fr/LC_MESSAGES/messages.po: [termbase] "
                             "second/locales/fr/termbase.yaml is missing") for p in elsewhere), \
         elsewhere

@@ -10,6 +10,7 @@ import pytest
 from babel.messages.catalog import Message
 
 from mariage.site.read import catalogs, termbase, translate
+from mariage.site.read.checks import Problem
 from mariage.site.read.project import Project
 from mariage.engine.errors import SourceError
 
@@ -70,7 +71,8 @@ def words(concepts, terms, fixture_locales):
 def _findings(words, message: Message) -> list[str]:
     ids = message.id if isinstance(message.id, tuple) else (message.id,)
     strings = message.string if isinstance(message.string, tuple) else (message.string,)
-    return [f"{what} ({hint})" for what, hint in words.findings(ids, strings)]
+    return [str(Problem(Path("messages.po"), None, "", what, hint=hint, refers=words.path))
+            for what, hint in words.findings(ids, strings)]
 
 
 def _termbase_problems(lang: str, locales: Path) -> list[str]:
@@ -291,6 +293,7 @@ def test_a_termbase_edit_is_seen_by_an_unchanged_catalog(fixture_locales):
 def test_a_saved_catalog_is_checked_again_only_in_its_changed_message(fixture_locales,
                                                                       monkeypatch):
     catalogs._entry_findings.cache_clear()        # what earlier tests checked is forgotten
+    catalogs._CHECKED.clear()                     # (an earlier test made the same edit)
     catalogs.check_catalog("es", fixture_locales)
     seen: list[tuple[str, ...]] = []
     real = catalogs.checks.check_entry

@@ -8,6 +8,7 @@ failing messages are left out, so the page shows the English text instead.
 from __future__ import annotations
 
 import copy
+import hashlib
 import io
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
@@ -19,6 +20,7 @@ from babel.messages.pofile import PoFileError, read_po
 from babel.support import NullTranslations, Translations
 
 from ...engine.errors import SourceError
+from ..cache import file_digest
 from . import checks, file_checks, message_checks, template_drift, termbase
 from .checks import Problem
 from .po_messages import message_key, msgids, msgstr_line, msgstrs, state
@@ -87,8 +89,9 @@ class CheckedCatalog:
 
     def moved_to(self, locales: Path) -> "CheckedCatalog":
         """The same check for the same files in another copy of locales/ (a clone, a test's
-        copy): its paths point into `locales`. What the problems say is the same wherever the
-        files are, as long as the paths are shown alike (see `SiteSource.catalog_digest`)."""
+        copy): its paths, and the files its problems refer to, point into `locales`. No
+        problem's text holds a path (checks.PATH): each is shown when the problem is, from the
+        working folder of that moment."""
         old = self.path.parents[2]
         if old == locales:
             return self
@@ -96,7 +99,8 @@ class CheckedCatalog:
         def moved(path: Path) -> Path:
             return locales / path.relative_to(old) if path.is_relative_to(old) else path
         return replace(self, path=moved(self.path),
-                       problems=[replace(p, path=moved(p.path)) for p in self.problems])
+                       problems=[replace(p, path=moved(p.path), refers=p.refers and moved(p.refers))
+                                 for p in self.problems])
 
     @property
     def bad_plural_rule(self) -> bool:
@@ -140,20 +144,22 @@ class CheckedCatalog:
                      failing=counts["failing"], stale=len(self.stale), missing=self.missing)
 
 
-# `mkdocs serve` rebuilds in one process: an unchanged catalog is not checked again (its
-# termbase and the template count as part of it).
-_CHECKED: dict[tuple[Path, str], tuple[tuple, CheckedCatalog]] = {}
+# `mkdocs serve` rebuilds in one process: a catalog is not checked again while the files the
+# check reads (the catalog, its termbase, the concepts, the template) hold the same bytes, in
+# this folder or in another copy of them. The oldest entry goes first beyond _KEEP.
+_CHECKED: dict[tuple[str, tuple[str, ...]], CheckedCatalog] = {}
+_KEEP = 32
 
 
-def _version(*paths: Path) -> tuple:
-    out: list[tuple[int, int] | None] = []
-    for path in paths:
-        try:
-            stat = path.stat()
-            out.append((stat.st_mtime_ns, stat.st_size))
-        except OSError:
-            out.append(None)
-    return tuple(out)
+def _contents(*paths: Path) -> tuple[str, ...]:
+    """The content hash of each file ('' for a missing one)."""
+    return tuple(file_digest(path) for path in paths)
+
+
+def _remember(memo: dict, key: object, value: object) -> None:
+    if len(memo) >= _KEEP:
+        memo.pop(next(iter(memo)))
+    memo[key] = value
 
 
 def template_path(locales: Path) -> Path:
@@ -164,12 +170,15 @@ def check_catalog(lang: str, locales: Path) -> CheckedCatalog:
     """Apply every file and message check to one catalog, with its termbase and its template;
     nothing here raises for a mistake."""
     path = po_path(lang, locales)
-    version = _version(path, termbase.language_path(lang, locales), termbase.source_path(locales),
-                       template_path(locales))
-    cached = _CHECKED.get((path, lang))
-    if cached is None or cached[0] != version or version[0] is None:
-        cached = _CHECKED[(path, lang)] = (version, _check_catalog(lang, path, locales))
-    return cached[1]
+    read = (path, termbase.language_path(lang, locales), termbase.source_path(locales),
+            template_path(locales))
+    key = (lang, _contents(*read))
+    cached = _CHECKED.get(key)
+    if cached is None:
+        cached = _check_catalog(lang, path, locales)
+        if _contents(*read) == key[1]:        # not edited while it was checked
+            _remember(_CHECKED, key, cached)
+    return cached.moved_to(locales)
 
 
 def _check_catalog(lang: str, path: Path, locales: Path) -> CheckedCatalog:
@@ -217,9 +226,10 @@ def _termbase(result: CheckedCatalog, lang: str, locales: Path) -> termbase.Term
     can be checked against it."""
     where = termbase.language_path(lang, locales)
     if not where.exists():
-        result.problems.append(Problem(result.path, None, "", f"{checks.shown(where)} is missing",
+        result.problems.append(Problem(result.path, None, "", f"{checks.PATH} is missing",
                                        check=TERMBASE, hint=f"run `mariage catalogs init {lang}`"
-                                       " to write it with every concept, then fill in your terms"))
+                                       " to write it with every concept, then fill in your terms",
+                                       refers=where))
         return None
     return termbase.Termbase.load(lang, locales)
 
@@ -250,7 +260,8 @@ def _check_message(result: CheckedCatalog, message: Message, lines: list[str], w
     found = [checks.problem(result.path, line, msgid, check, detail)
              for check, detail in _entry_findings(entry)]
     if words is not None:
-        found += [Problem(result.path, line, msgid, detail, check=TERMBASE, hint=hint)
+        found += [Problem(result.path, line, msgid, detail, check=TERMBASE, hint=hint,
+                          refers=words.path)
                   for detail, hint in words.findings(entry.sources, entry.strings)]
     result.problems.extend(found)
     if found:
@@ -276,21 +287,24 @@ def _compare_with_template(result: CheckedCatalog, lines: list[str], pot: Path) 
     result.problems += problems
 
 
-_TEMPLATES: dict[Path, tuple[tuple, dict | None]] = {}
+_TEMPLATES: dict[str, dict | None] = {}
 
 
 def _template(pot: Path) -> dict[tuple[str, str | None], Message] | None:
-    """The template's messages by (msgid, msgctxt), read once per version; None without one."""
-    version = _version(pot)
-    cached = _TEMPLATES.get(pot)
-    if cached is None or cached[0] != version:
+    """The template's messages by (msgid, msgctxt), parsed once per text of the file, wherever
+    it is; None without one."""
+    try:
+        data = pot.read_bytes()
+    except OSError:
+        return None
+    key = hashlib.sha256(data).hexdigest()
+    if key not in _TEMPLATES:
         try:
-            with pot.open("rb") as handle:
-                messages = {message_key(m): m for m in read_po(handle) if m.id}
-        except (OSError, PoFileError, ValueError):
+            messages = {message_key(m): m for m in read_po(io.BytesIO(data)) if m.id}
+        except (PoFileError, ValueError):
             messages = None
-        cached = _TEMPLATES[pot] = (version, messages)
-    return cached[1]
+        _remember(_TEMPLATES, key, messages)
+    return _TEMPLATES[key]
 
 
 def read_catalog(lang: str, locales: Path) -> Catalog:
@@ -298,7 +312,7 @@ def read_catalog(lang: str, locales: Path) -> Catalog:
     checked = check_catalog(lang, locales)
     if checked.catalog is None:
         first = checked.problems[0]
-        raise SourceError(first.path, f"{first.message}", line=first.line, hint=first.hint)
+        raise SourceError(first.path, first.said, line=first.line, hint=first.advice)
     return checked.catalog
 
 

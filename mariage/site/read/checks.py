@@ -17,6 +17,13 @@ from . import facts, message_checks
 from .message_checks import MAX_MESSAGE, Entry
 
 
+# Where a problem's message or hint names another file (a missing termbase, the template a
+# message is missing from), it holds PATH and the problem's `refers` holds the file: the path is
+# shown when the problem is, so the same check of the same files says the right thing from any
+# copy of the project and any working folder (`CheckedCatalog.moved_to`).
+PATH = "\x00path\x00"
+
+
 @dataclass(frozen=True)
 class Problem:
     path: Path
@@ -25,14 +32,28 @@ class Problem:
     message: str
     check: str = ""
     hint: str = ""
+    refers: Path | None = None            # the file PATH stands for in message and hint
+
+    @property
+    def said(self) -> str:
+        """The message as a translator reads it: PATH shown as the file it stands for."""
+        return self._filled(self.message)
+
+    @property
+    def advice(self) -> str:
+        """The hint as a translator reads it."""
+        return self._filled(self.hint)
+
+    def _filled(self, text: str) -> str:
+        return text.replace(PATH, shown(self.refers)) if self.refers is not None else text
 
     def __str__(self) -> str:
         where = f"{shown(self.path)}:{self.line}" if self.line else shown(self.path)
-        what = f"[{self.check}] {self.message}" if self.check else self.message
+        what = f"[{self.check}] {self.said}" if self.check else self.said
         text = f"{where}: {what}"
         if self.msgid:
             text += f": msgid {_short(self.msgid)!r}"
-        return text + (f" ({self.hint})" if self.hint else "")
+        return text + (f" ({self.advice})" if self.hint else "")
 
 
 def shown(path: Path) -> str:

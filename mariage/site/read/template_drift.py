@@ -40,9 +40,10 @@ def compare(catalog: Catalog, path: Path, lines: list[str], template: dict[Key, 
         if key not in ours:
             missing += 1
             problems.append(Problem(pot, message.lineno, key[0], f"this message of the "
-                                    f"template is missing from {checks.shown(path)}",
+                                    f"template is missing from {checks.PATH}",
                                     check=TEMPLATE, hint="run `mariage catalogs update`, "
-                                    "which adds it; never delete an entry by hand"))
+                                    "which adds it; never delete an entry by hand",
+                                    refers=path))
     return stale, missing, problems
 
 

@@ -22,7 +22,7 @@ from typing import Any, Sequence
 
 import yaml
 
-from .checks import shown
+from .checks import PATH
 from .plurals import native_name
 from ...engine import bounded
 from ...engine.errors import SourceError
@@ -232,18 +232,15 @@ class Termbase:
 
     def findings(self, sources: Sequence[str], strings: Sequence[str]) -> list[tuple[str, str]]:
         """What is wrong with one translated message's terms, each with what to do (empty
-        when nothing is). Placeholders are left out on both sides. Once per message text."""
+        when nothing is); a hint names this termbase's file as checks.PATH (the problem's
+        `refers`). Placeholders are left out on both sides. Once per message text."""
         key = (self._content, tuple(sources), tuple(strings))
         found = _FOUND.get(key)
         if found is None:
             if len(_FOUND) >= 50_000:
                 _FOUND.pop(next(iter(_FOUND)))
             found = _FOUND[key] = tuple(self._findings(sources, strings))
-        return [(detail, hint.replace(_HERE, self._where)) for detail, hint in found]
-
-    @cached_property
-    def _where(self) -> str:
-        return shown(self.path)
+        return list(found)
 
     @cached_property
     def _content(self) -> str:
@@ -262,7 +259,7 @@ class Termbase:
                                 f"translation has none of the termbase's words for it",
                                 f"write {term.term!r} (a word starting with "
                                 f"{_listed(term.forms)}); if your word is also right, add its "
-                                f"stem to {cid}'s forms in {_HERE}"))
+                                f"stem to {cid}'s forms in {PATH}"))
                     break
                 if not said and concept.exclusive and term.used_in(text):
                     out.append((f"the translation uses {term.term!r}, the term reserved for "
@@ -274,10 +271,8 @@ class Termbase:
 
 
 # What termbases found in messages, by their content and the message's text: a catalog checked
-# again (after a save, or a copy of it) costs only its changed messages. The hint names the
-# termbase's file where _HERE stands.
+# again (after a save, or a copy of it) costs only its changed messages.
 _FOUND: dict[tuple[str, tuple[str, ...], tuple[str, ...]], tuple[tuple[str, str], ...]] = {}
-_HERE = "\x00termbase\x00"
 
 
 def _name(cid: str) -> str:

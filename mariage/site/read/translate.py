@@ -168,8 +168,8 @@ def _refuse_broken(project: Project, lang: str) -> None:
     broken = [p for p in problems if p.check in (checks.SYNTAX.id, checks.ENCODING.id)]
     if text is None or broken:
         first = (broken or problems)[0]
-        raise SourceError(first.path, f"{first.message}; nothing was updated", line=first.line,
-                          hint=first.hint)
+        raise SourceError(first.path, f"{first.said}; nothing was updated", line=first.line,
+                          hint=first.advice)
 
 
 def init(project: Project, lang: str) -> list[Path]:

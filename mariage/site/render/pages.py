@@ -8,7 +8,6 @@ the profile or the engine's run of an example, never from a catalog.
 
 from __future__ import annotations
 
-import os
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -20,7 +19,7 @@ from jinja2 import Environment
 from ...engine.profile import Profile, load_profile
 from .seats import Seat, letter, named, player_name, seated
 from ..cache import MISSING, StageCache, digest, file_digest
-from ..read import catalogs, checks, termbase
+from ..read import catalogs, termbase
 from ..read.project import Project, output_path
 from ..replay.examples import WORKED_EXAMPLE, claim_summary, read_example
 from ..replay.study import STUDY_DEALS, StudyProcess, close_study
@@ -54,7 +53,6 @@ class SiteSource:
     cache: StageCache = field(default_factory=StageCache)   # default: this process's memory
     _site_digest: str = field(default="", init=False, repr=False)   # of context(), once filled
     _study: StudyProcess | None = field(default=None, init=False, repr=False)   # running ahead
-    _shown: dict[str, str] = field(default_factory=dict, init=False, repr=False)
 
     def __post_init__(self) -> None:
         if self.profile is None or self.locales is None or self.root is None:
@@ -93,22 +91,14 @@ class SiteSource:
 
     def catalog_digest(self, lang: str) -> str:
         """The content hash of what a language's catalog check reads ('' for the English
-        source): the catalog, its termbase, the concepts and the template, and how the
-        problems show where they are (relative to the working folder when inside it). Another
-        copy of the project, built from its own folder, shares the entry (`checked`)."""
+        source): the catalog, its termbase, the concepts and the template. Where they are is
+        not part of it: a problem shows its paths when it is shown (checks.PATH), so another
+        copy of the project shares the entry (`checked`)."""
         if lang == catalogs.SOURCE_LANGUAGE:
             return ""
         read = (catalogs.po_path(lang, self.locales), termbase.language_path(lang, self.locales),
                 termbase.source_path(self.locales), catalogs.template_path(self.locales))
-        return digest(self._locales_shown(), *(file_digest(path) for path in read))
-
-    def _locales_shown(self) -> str:
-        """The locales folder as problems show it, once per working folder of this build:
-        every page's lookups ask for a catalog's digest."""
-        cwd = os.getcwd()
-        if cwd not in self._shown:
-            self._shown[cwd] = checks.shown(self.locales)
-        return self._shown[cwd]
+        return digest(*(file_digest(path) for path in read))
 
     def checked(self, lang: str) -> catalogs.CheckedCatalog:
         """A language's catalog with every check applied, once per catalog text; its files'
