@@ -14,10 +14,11 @@ conversion logged are logged again, so a broken link is reported at every build 
 sections on every build; a page's sections are kept by its HTML, URL, title, table of contents,
 front matter and the index's settings. And MkDocs lists the theme's files (Material's
 thousands of icons) on every build of every language: the list is kept by the theme's folders,
-what each one holds where it can change (an installed package does not change while serving;
-a project's `custom_dir` is listed again) and the settings that filter it, and a page of
-`docs/` still takes precedence over a theme file of the same name. Kept conversions, sections
-and theme files are those of the last build; `mkdocs build` never uses any.
+what each one holds where it can change (an installed package does not change while serving or
+building; a project's `custom_dir` is listed again) and the settings that filter it, and a page
+of `docs/` still takes precedence over a theme file of the same name. Kept conversions, sections
+and theme files are those of the last build; `mkdocs build` keeps only the theme's files, from
+its first language to the others (static-i18n builds each language again).
 """
 
 from __future__ import annotations
@@ -233,15 +234,19 @@ def _listing(folder: str) -> Any:
 
 class ThemeFiles(_KeptFromLastBuild):
     """The theme's files of each build (MkDocs' `Files.add_files_from_theme`), kept from one
-    serve build to the next."""
+    language's build to the next and from one serve build to the next."""
 
     owner, method = mkdocs_files.Files, "add_files_from_theme"
 
     def _wrap(self, original: Callable[..., Any]) -> Callable[..., Any]:
         def add_files_from_theme(files: Any, env: Any, config: Any) -> None:
             theme = config.theme
-            key = digest(list(theme.dirs), sorted(theme.static_templates), config.site_dir,
-                         config.use_directory_urls, [_listing(d) for d in theme.dirs])
+            # Not the site folder (each language has its own): a File is made for this one
+            # below. A folder named twice lists what it lists once (static-i18n puts its
+            # sitemap's folder in front again for each language): the first place counts.
+            dirs = list(dict.fromkeys(theme.dirs))
+            key = digest(dirs, sorted(theme.static_templates), config.use_directory_urls,
+                         [_listing(d) for d in dirs])
 
             def every_file() -> list[tuple[str, str | None]]:
                 every = mkdocs_files.Files([])      # nothing to take precedence: every file
@@ -258,11 +263,12 @@ class ThemeFiles(_KeptFromLastBuild):
 
 class KeptForServe:
     """What one serve build keeps for the next: pages' conversions, search sections and the
-    theme's files."""
+    theme's files; `serving=False`, for `mkdocs build`: the theme's files only."""
 
-    def __init__(self) -> None:
+    def __init__(self, serving: bool = True) -> None:
         self.conversions, self.sections, self.theme = Conversions(), Sections(), ThemeFiles()
-        self._all = (self.conversions, self.sections, self.theme)
+        self._all: tuple[_KeptFromLastBuild, ...] = \
+            (self.conversions, self.sections, self.theme) if serving else (self.theme,)
 
     def install(self) -> None:
         for kept in self._all:

@@ -180,6 +180,9 @@ class MariagePlugin(BasePlugin[MariageConfig]):
                     Path(config.config_file_path), add, [root / "overrides", static / "assets"]))
                 self._kept = self._kept or KeptForServe()
                 self._kept.install()
+            else:               # every language of the build lists the theme's files once
+                self._kept = KeptForServe(serving=False)
+                self._kept.install()
         except PluginError:
             raise
         except MariageError as exc:

@@ -37,6 +37,7 @@ validation:
 def _write(root: Path, pages: dict[str, str], config: str = CONFIG) -> None:
     (root / "docs").mkdir(parents=True, exist_ok=True)
     for name, text in pages.items():
+        (root / "docs" / name).parent.mkdir(parents=True, exist_ok=True)
         (root / "docs" / name).write_text(text, encoding="utf-8")
     (root / "mkdocs.yml").write_text(config, encoding="utf-8")
 
@@ -208,4 +209,35 @@ def test_the_themes_files_are_listed_again_exactly_when_a_theme_folder_changes(
     assert (theme.computed, theme.reused) == ((1, 0) if listed else (0, 1))
     _build(root, tmp_path / "plain", None)
     assert (tmp_path / "site" / holds).is_file()
+    assert _tree(tmp_path / "site") == _tree(tmp_path / "plain")
+
+
+I18N = CUSTOM + """  - i18n:
+      docs_structure: folder
+      languages:
+        - locale: en
+          default: true
+          name: English
+          build: true
+        - locale: fr
+          name: Français
+          build: true
+"""
+
+
+def test_a_build_of_two_languages_lists_the_themes_files_once(tmp_path, monkeypatch):
+    """`mkdocs build` keeps the theme's files from its first language to the next (static-i18n
+    builds each language again, each into its own folder): one listing, and the site is byte
+    for byte the one MkDocs builds alone."""
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", "0")
+    root, theme = tmp_path / "project", ThemeFiles()
+    _write(root, {f"{lang}/{name}": text for lang in ("en", "fr") for name, text in PAGES.items()}
+           | {"fr/assets/extra.css": "i{}"}, I18N)
+    (root / "overrides" / "assets").mkdir(parents=True)
+    (root / "overrides" / "assets" / "extra.css").write_text("a{}")
+    _build(root, tmp_path / "site", theme)
+    assert (theme.computed, theme.reused) == (1, 1)
+    _build(root, tmp_path / "plain", None)
+    assert (tmp_path / "site" / "fr" / "assets" / "extra.css").read_text() == "i{}"
+    assert (tmp_path / "site" / "assets" / "extra.css").read_text() == "a{}"
     assert _tree(tmp_path / "site") == _tree(tmp_path / "plain")
