@@ -182,3 +182,19 @@ def test_the_translator_guide_explains_every_check():
     guide = (ROOT / "docs" / "translators.md").read_text(encoding="utf-8")
     for check in checks.CHECKS + checks.FILE_CHECKS:
         assert f"| `{check.id}` |" in guide, check.id
+
+
+@pytest.mark.parametrize("string,named", [
+    ("Glossaire", None),                                 # printable: the fast path
+    ("Règles à l’écran — 66 points", None),
+    ("Vingt\u00a0points", None),                         # a no-break space is typed text
+    ("Glos\u00adsaire", "U+00AD"),                       # a soft hyphen (Cf)
+    ("Gloss\u2028aire", "U+2028"),                       # a line separator (Zl)
+    ("Glossaire\U000F0001", "U+F0001"),                  # private use, plane 15 (Co)
+    ("Glossaire\ue000", "U+E000"),                       # private use (Co)
+    ("\x7fGlossaire", "U+007F"),                         # DEL (Cc)
+])
+def test_an_invisible_character_is_named_whatever_its_category(string, named):
+    from mariage.site.read.message_checks import Entry, characters
+    said = characters(Entry(("Glossary",), (string,), 2, lang="fr"))
+    assert (said is None) if named is None else (said is not None and named in said), said

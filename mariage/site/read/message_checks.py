@@ -170,6 +170,8 @@ def characters(entry: Entry) -> str | None:
     """No control or invisible character the English text does not have: a NUL, a carriage
     return (a line break to Markdown), a zero-width space, a bidi override (120 shown as 021)."""
     for source, string in entry.pairs():
+        if string.isprintable():     # no Cc, Cf, Cs, Co, Zl, Zp (nor Cn, Zs but the space)
+            continue
         for match in _INVISIBLE.finditer(string):
             char = match.group(0)
             if char not in source:
