@@ -26,6 +26,10 @@ def _build(out: str) -> None:
     assert figures["languages"] == 2 and figures["cold_vs_plain"]["cpu"] > 0
     assert figures["warm"]["cpu_s"] < figures["cold"]["cpu_s"]      # the stage cache works
     assert len(figures["load_average"]) == 3
+    # one paired round (--quick): its ratio is the round's own
+    [[cold, warm, plain]] = figures["rounds_cpu_s"]
+    assert abs(figures["cold_vs_plain"]["cpu"] - cold / plain) <= 0.02
+    assert abs(figures["warm_vs_plain"]["cpu"] - warm / plain) <= 0.02
 
 
 def _engine(out: str) -> None:
