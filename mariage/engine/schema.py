@@ -294,8 +294,7 @@ def format_text(text: str, profile: Profile) -> str:
     """Fill {section.key} placeholders with the profile's values; anything but a plain name of
     a number or word of the profile (a format spec, a conversion, an attribute such as
     {name.upper}, a section) is an error."""
-    values, out = profile.as_context(), []
-    values["players"] = len(profile.players)          # a ruling states how many, never the names
+    values, out = _format_values(profile), []
     try:
         for literal, name, spec, conversion in string.Formatter().parse(text):
             out.append(literal)
@@ -307,6 +306,23 @@ def format_text(text: str, profile: Profile) -> str:
     except ValueError as exc:
         raise ValueError(f"ruling text {text!r} has a placeholder the profile lacks ({exc})") from None
     return "".join(out)
+
+
+_FORMAT_VALUES: dict[int, tuple[Profile, dict[str, Any]]] = {}
+
+
+def _format_values(profile: Profile) -> dict[str, Any]:
+    """What a ruling's placeholders may name, once per profile object (its check fills every
+    ruling's text): the profile is immutable, and the entry keeps it alive so that its id is
+    not another's; the last 64 are kept. Never changed by its readers."""
+    entry = _FORMAT_VALUES.get(id(profile))
+    if entry is None or entry[0] is not profile:
+        values = profile.as_context()
+        values["players"] = len(profile.players)      # a ruling states how many, never the names
+        if len(_FORMAT_VALUES) >= 64:
+            _FORMAT_VALUES.pop(next(iter(_FORMAT_VALUES)))
+        entry = _FORMAT_VALUES[id(profile)] = (profile, values)
+    return entry[1]
 
 
 def _value(values: dict[str, Any], name: str) -> Any:
