@@ -166,9 +166,10 @@ class MariagePlugin(BasePlugin[MariageConfig]):
                                    cache=StageCache(folder_for(root / ".cache")))
             source.min_translated = self.config.min_translated
             source.preview = self._preview(source)
-            self._unpublish(config, source)
-            pages = generate(out, source, static=static, strict=bool(config.strict),
-                             timeout=self.config.example_timeout)
+            with source.study_ahead():      # on the second core while the catalogs are checked
+                self._unpublish(config, source)
+                pages = generate(out, source, static=static, strict=bool(config.strict),
+                                 timeout=self.config.example_timeout)
             for problem in check_catalogs(source, strict=False):
                 log.warning("mariage: %s; the English text is shown instead", problem)
             add = additions(source, pages)

@@ -53,6 +53,28 @@ def test_the_study_runs_ahead_only_when_no_build_kept_it(tmp_path):
         assert not running
 
 
+def test_a_study_ahead_within_another_is_the_same_process(tmp_path, monkeypatch):
+    """The plugin starts the study before it checks which languages to publish; generate()'s
+    own study_ahead then uses that process, and no second one starts."""
+    started = []
+
+    class Recorded(StudyProcess):
+        def __init__(self, *args, **kwargs):
+            super().__init__(*args, **kwargs)
+            started.append(self)
+
+    monkeypatch.setattr(pages_module, "StudyProcess", Recorded)
+    source = _source(tmp_path)
+    with source.study_ahead() as outer:
+        with source.study_ahead() as inner:
+            assert outer and inner
+            source.context()
+        assert source._study is started[0]          # the inner one left it to the outer
+    assert len(started) == 1 and source._study is None
+    assert started[0]._proc.poll() is not None      # ended: its result was read
+    assert source.context()["close_study"]["deals"] > 0
+
+
 @pytest.mark.parametrize("stage", ["read_examples", "render_site", "add_rulings_pages"])
 def test_a_build_that_fails_leaves_no_process_running(tmp_path, monkeypatch, stage):
     started = []

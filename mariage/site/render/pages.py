@@ -205,7 +205,11 @@ class SiteSource:
     def study_ahead(self) -> Iterator[bool]:
         """Within it, the closing study (when not cached) runs in another process from the
         start, so that the checks and the templates' compiling before `context()` need it
-        overlap it on the second core. Yields whether it runs."""
+        overlap it on the second core. Yields whether it runs. Within an outer one (the MkDocs
+        plugin starts it before it checks which languages to publish), it is the outer's."""
+        if self._study is not None:
+            yield True
+            return
         if "close_study" in self.extra_context or \
                 self.cache.find("study", self._study_key()) is not MISSING:
             yield False
