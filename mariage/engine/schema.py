@@ -342,13 +342,19 @@ T = TypeVar("T")
 def per_profile(build: Callable[[Profile], T]) -> Callable[[Profile], T]:
     """build(profile), made once per profile object: the engine's tables (the deck, the deal's
     positions, the action texts). Profiles are immutable; each entry keeps its profile alive, so
-    its id cannot be reused by another."""
+    its id cannot be reused by another. The last PER_PROFILE_KEPT profiles are kept: a long
+    `mkdocs serve` makes new ones at every rebuild (each example's, seated)."""
     cache: dict[int, tuple[Profile, T]] = {}
 
     @wraps(build)
     def get(profile: Profile) -> T:
         entry = cache.get(id(profile))
         if entry is None or entry[0] is not profile:
+            if len(cache) >= PER_PROFILE_KEPT:
+                cache.pop(next(iter(cache)))
             entry = cache[id(profile)] = (profile, build(profile))
         return entry[1]
     return get
+
+
+PER_PROFILE_KEPT = 256
