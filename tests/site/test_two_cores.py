@@ -53,17 +53,23 @@ def test_the_study_runs_ahead_only_when_no_build_kept_it(tmp_path):
         assert not running
 
 
-def test_a_study_ahead_within_another_is_the_same_process(tmp_path, monkeypatch):
-    """The plugin starts the study before it checks which languages to publish; generate()'s
-    own study_ahead then uses that process, and no second one starts."""
-    started = []
+@pytest.fixture
+def started(monkeypatch) -> list[StudyProcess]:
+    """Every study process the test starts, in order."""
+    processes: list[StudyProcess] = []
 
     class Recorded(StudyProcess):
         def __init__(self, *args, **kwargs):
             super().__init__(*args, **kwargs)
-            started.append(self)
+            processes.append(self)
 
     monkeypatch.setattr(pages_module, "StudyProcess", Recorded)
+    return processes
+
+
+def test_a_study_ahead_within_another_is_the_same_process(tmp_path, started):
+    """The plugin starts the study before it checks which languages to publish; generate()'s
+    own study_ahead then uses that process, and no second one starts."""
     source = _source(tmp_path)
     with source.study_ahead() as outer:
         with source.study_ahead() as inner:
@@ -76,18 +82,10 @@ def test_a_study_ahead_within_another_is_the_same_process(tmp_path, monkeypatch)
 
 
 @pytest.mark.parametrize("stage", ["read_examples", "render_site", "add_rulings_pages"])
-def test_a_build_that_fails_leaves_no_process_running(tmp_path, monkeypatch, stage):
-    started = []
-
-    class Recorded(StudyProcess):
-        def __init__(self, *args, **kwargs):
-            super().__init__(*args, **kwargs)
-            started.append(self)
-
+def test_a_build_that_fails_leaves_no_process_running(tmp_path, monkeypatch, started, stage):
     def broken(*args, **kwargs):
         raise MariageError(f"{stage} failed on purpose")
 
-    monkeypatch.setattr(pages_module, "StudyProcess", Recorded)
     monkeypatch.setattr(generate_module, stage, broken)
     with pytest.raises(MariageError, match="failed on purpose"):
         generate_module.generate(tmp_path / "out", _source(tmp_path))
