@@ -308,23 +308,6 @@ def format_text(text: str, profile: Profile) -> str:
     return "".join(out)
 
 
-_FORMAT_VALUES: dict[int, tuple[Profile, dict[str, Any]]] = {}
-
-
-def _format_values(profile: Profile) -> dict[str, Any]:
-    """What a ruling's placeholders may name, once per profile object (its check fills every
-    ruling's text): the profile is immutable, and the entry keeps it alive so that its id is
-    not another's; the last 64 are kept. Never changed by its readers."""
-    entry = _FORMAT_VALUES.get(id(profile))
-    if entry is None or entry[0] is not profile:
-        values = profile.as_context()
-        values["players"] = len(profile.players)      # a ruling states how many, never the names
-        if len(_FORMAT_VALUES) >= 64:
-            _FORMAT_VALUES.pop(next(iter(_FORMAT_VALUES)))
-        entry = _FORMAT_VALUES[id(profile)] = (profile, values)
-    return entry[1]
-
-
 def _value(values: dict[str, Any], name: str) -> Any:
     value: Any = values
     for part in name.split("."):
@@ -339,22 +322,35 @@ def _value(values: dict[str, Any], name: str) -> Any:
 T = TypeVar("T")
 
 
-def per_profile(build: Callable[[Profile], T]) -> Callable[[Profile], T]:
+def per_profile(build: Callable[[Profile], T], kept: int | None = None) -> Callable[[Profile], T]:
     """build(profile), made once per profile object: the engine's tables (the deck, the deal's
     positions, the action texts). Profiles are immutable; each entry keeps its profile alive, so
-    its id cannot be reused by another. The last PER_PROFILE_KEPT profiles are kept: a long
-    `mkdocs serve` makes new ones at every rebuild (each example's, seated)."""
+    its id cannot be reused by another. The last `kept` (default PER_PROFILE_KEPT) profiles are
+    kept: a long `mkdocs serve` makes new ones at every rebuild (each example's, seated). The
+    entries are the function's `cached` (by the profile's id)."""
     cache: dict[int, tuple[Profile, T]] = {}
 
     @wraps(build)
     def get(profile: Profile) -> T:
         entry = cache.get(id(profile))
         if entry is None or entry[0] is not profile:
-            if len(cache) >= PER_PROFILE_KEPT:
+            if len(cache) >= (kept or PER_PROFILE_KEPT):
                 cache.pop(next(iter(cache)))
             entry = cache[id(profile)] = (profile, build(profile))
         return entry[1]
+    get.cached = cache          # type: ignore[attr-defined]
     return get
 
 
 PER_PROFILE_KEPT = 256
+
+
+def _ruling_values(profile: Profile) -> dict[str, Any]:
+    """What a ruling's placeholders may name (a profile's check fills every ruling's text).
+    Never changed by its readers: it is shared (below)."""
+    values = profile.as_context()
+    values["players"] = len(profile.players)          # a ruling states how many, never the names
+    return values
+
+
+_format_values = per_profile(_ruling_values, kept=64)

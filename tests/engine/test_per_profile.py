@@ -4,8 +4,6 @@ new profiles at every rebuild."""
 
 from __future__ import annotations
 
-import gc
-
 from mariage.engine import schema
 from mariage.engine.profile import default_profile
 
@@ -36,6 +34,4 @@ def test_the_ruling_values_are_kept_for_the_last_profiles_only():
     for i in range(100):
         profile = base.replace(names=[f"Game {i}"])
         assert profile.ruling("R1") == base.ruling("R1")
-    del profile
-    gc.collect()
-    assert len(schema._FORMAT_VALUES) <= 64
+    assert len(schema._format_values.cached) <= 64
