@@ -6,8 +6,9 @@ Run: `python benchmarks/build.py [--repeat N] [--quick]`. N paired rounds, each 
 warm build and the plain build back to back; each figure is the median of the N rounds, in CPU
 seconds (user + system of the build and its children: the study, the doctest worker) and in
 wall seconds, and each ratio the median of the rounds' own ratios, so that a shared machine
-that changes speed between rounds (seen here: 30 % within minutes) moves both sides alike. `--quick` builds English and French
-only, once each: the suite runs it to prove the script works. Prints one JSON object.
+that changes speed between rounds (seen here: 30 % within minutes) moves both sides alike.
+`--quick` builds English and French only, once each: the suite runs it to prove the script
+works. Prints one JSON object.
 """
 
 from __future__ import annotations
