@@ -6,6 +6,7 @@ from every page, and is checked by the tests that search instead."""
 
 from __future__ import annotations
 
+import base64
 import json
 import os
 import shutil
@@ -413,9 +414,9 @@ def crawl_lane(base_url: str, pages: list[SitePage],
         browser = launch_chromium(pw)
         try:
             context, visiting, index = site_context(browser), [], OwnSectionsOnly()
-            context.route("**/search/search_index.json",
-                          lambda route: index(route, visiting[-1]))
             monitor = Monitor(context.new_page())
+            intercept(context, monitor.page, "*/search/search_index.json",
+                      lambda route: index(route, visiting[-1]))
             for site_page in pages:
                 if stop is not None and stop.is_set():
                     break
@@ -424,6 +425,52 @@ def crawl_lane(base_url: str, pages: list[SitePage],
         finally:
             browser.close()
     return visits
+
+
+def intercept(context, page, url_pattern: str, handler) -> None:
+    """Call handler(PausedRequest) for each request of `page` (its workers' too) whose URL
+    matches url_pattern (the DevTools protocol's wildcards: * and ?), instead of sending it.
+
+    Playwright's `route` would do it, but any route turns the browser's HTTP cache off: every
+    page of the crawl then fetched and compiled Material's scripts, styles and the lunr
+    languages again (measured on 46 pages: 29.1 s of Chromium's CPU, 21.8 s of wall; with the
+    cache, 27.0 s and 18.2 s). The Fetch domain pauses only the requests it matches and leaves
+    the cache alone."""
+    cdp = context.new_cdp_session(page)
+    cdp.on("Fetch.requestPaused",
+           lambda event: handler(PausedRequest(cdp, context.request, event)))
+    cdp.send("Fetch.enable", {"patterns": [{"urlPattern": url_pattern,
+                                            "requestStage": "Request"}]})
+
+
+class PausedRequest:
+    """A request paused by `intercept`, with the two calls of a Playwright route the crawl
+    uses: fetch() asks the server itself (status, headers and body as sent), fulfill() answers
+    the page."""
+
+    def __init__(self, cdp, api, event: dict[str, Any]) -> None:
+        self._cdp, self._api, self._event = cdp, api, event
+
+    @property
+    def url(self) -> str:
+        return self._event["request"]["url"]
+
+    def fetch(self):
+        return self._api.get(self.url, fail_on_status_code=False)
+
+    def fulfill(self, *, status: int, headers: dict[str, str], body: bytes | None = None,
+                json: Any = None) -> None:
+        if json is not None:
+            body = _json_dumps(json).encode()
+            headers = {k: v for k, v in headers.items() if k.lower() != "content-type"} \
+                | {"content-type": "application/json"}
+        self._cdp.send("Fetch.fulfillRequest", {
+            "requestId": self._event["requestId"], "responseCode": status,
+            "responseHeaders": [{"name": k, "value": v} for k, v in headers.items()],
+            "body": base64.b64encode(body or b"").decode("ascii")})
+
+
+_json_dumps = json.dumps     # PausedRequest.fulfill's `json` argument hides the module
 
 
 class OwnSectionsOnly:

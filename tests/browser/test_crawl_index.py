@@ -67,3 +67,57 @@ def test_what_is_not_an_index_is_passed_on_as_sent(status, body):
     assert fetched == 1
     assert all(s == {"status": status, "headers": {"content-type": "application/json"},
                      "body": body} for s in served), served
+
+
+def _second_visit(browser, base_url: str, site, how: str) -> tuple[list[str], list[str]]:
+    """Visit two pages of the session's site in one page, the search index answered per page
+    (`how`: the crawl's `intercept`, or Playwright's own route); the scripts of the second
+    visit that came from the HTTP cache, and the index's documents it got."""
+    from browser.sitecheck import Monitor, intercept, site_context, visit
+
+    context = site_context(browser)
+    try:
+        page, pages = context.new_page(), site.pages_in("en")
+        first, second = next(p for p in pages if p.rel == ""), next(p for p in pages
+                                                                     if p.rel == "faq/")
+        visiting, index, monitor, sent = [first], OwnSectionsOnly(), Monitor(page), []
+
+        def answer(route) -> None:
+            fulfill = route.fulfill
+
+            def recorded(**given) -> None:
+                sent.append(sorted({d["location"].split("#")[0]
+                                    for d in (given.get("json") or {}).get("docs", [])}))
+                fulfill(**given)
+            route.fulfill = recorded
+            index(route, visiting[-1])
+
+        if how == "intercept":
+            intercept(context, page, "*/search/search_index.json", answer)
+        else:
+            context.route("**/search/search_index.json", answer)
+        network = context.new_cdp_session(page)
+        cached: list[str] = []
+        network.on("Network.responseReceived", lambda e: cached.append(e["response"]["url"])
+                   if e["type"] == "Script" and (e["response"].get("fromDiskCache")
+                                                 or e["response"].get("fromMemoryCache"))
+                   else None)
+        network.on("Network.requestServedFromCache", lambda e: cached.append(e["requestId"]))
+        visit(monitor, base_url + first.path, expect_ok=True)
+        network.send("Network.enable")
+        visiting.append(second)
+        visit(monitor, base_url + second.path, expect_ok=True)
+        return cached, sent[-1] if len(sent) == 2 else sent
+    finally:
+        context.close()
+
+
+@pytest.mark.parametrize("how,from_cache", [("intercept", True), ("route", False)])
+def test_the_crawl_keeps_the_http_cache_and_still_serves_each_page_its_sections(
+        browser, base_url, site, how, from_cache):
+    """The crawl answers the index through the Fetch domain (sitecheck.intercept): the next
+    page takes Material's scripts from the HTTP cache, and gets its own sections. Playwright's
+    route, the row that must differ, turns the cache off."""
+    cached, docs = _second_visit(browser, base_url, site, how)
+    assert bool(cached) is from_cache, cached
+    assert docs == ["faq/"]
