@@ -12,7 +12,15 @@ from conftest import DISTINCT
 from mariage.engine.profile import load_profile
 from mariage.site.render.pages import SiteSource, render_site
 
-PAGES = {(p.lang, p.path): p.text for p in render_site(SiteSource(profile=load_profile(DISTINCT)))}
+
+
+@pytest.fixture(scope="module")
+def pages() -> dict[tuple[str, str], str]:
+    """Every page under the distinct profile, rendered when a test of this module first runs:
+    at import, each xdist worker rendered the whole site (the closing study included) while
+    collecting, before any test ran, whether or not it then ran these tests."""
+    return {(p.lang, p.path): p.text
+            for p in render_site(SiteSource(profile=load_profile(DISTINCT)))}
 
 # (page, the English sentence under the distinct profile, the keys it shows)
 SENTENCES = [
@@ -61,5 +69,5 @@ SENTENCES = [
 
 
 @pytest.mark.parametrize("page,sentence,keys", SENTENCES, ids=[f"{p}:{k}" for p, _, k in SENTENCES])
-def test_each_template_prints_the_right_key(page, sentence, keys):
-    assert sentence in PAGES[("en", page)], f"{page} no longer shows {keys} in its place"
+def test_each_template_prints_the_right_key(pages, page, sentence, keys):
+    assert sentence in pages[("en", page)], f"{page} no longer shows {keys} in its place"
