@@ -63,9 +63,11 @@ def _replay_cli(r: dict[str, Any]) -> list[tuple[str, str]]:
 def _suite(r: dict[str, Any]) -> list[tuple[str, str]]:
     where = "a fresh clone" if r["fresh_clone"] else "this checkout"
     setup = f", after {r['setup_wall_s']} s of setup" if "setup_wall_s" in r else ""
+    busy = f"; the machine's {r['machine_busy_cpu_s']} s of busy CPU, its cores " \
+        f"{r['machine_busy_share']:.0%} busy" if r.get("machine_busy_share") else ""
     return [(f"`make test` on {where}: {r['outcomes'].get('passed', 0):,} tests passed",
              f"{r['pytest_wall_s']} s wall, {r['pytest_cpu_s']} s CPU of pytest on 2 workers"
-             f"{setup}")]
+             f"{setup}{busy}")]
 
 
 ROWS: dict[str, Callable[[dict[str, Any]], list[tuple[str, str]]]] = {

@@ -6,7 +6,10 @@ the suite runs exactly as `make test` runs it, with `--durations=20`. `--here` r
 checkout instead, without the clone and the setup. `--quick` runs one small test file here:
 the suite runs it to prove the script works. Prints one JSON object: the wall and CPU seconds
 of pytest (its workers and browsers included), the outcome counts, the slowest tests and the
-machine's load average before and after.
+machine's load average before and after. The CPU of pytest is what its processes reaped:
+Chromium's renderers are children of its zygote, which does not wait for them, so they are
+missing there; the machine's busy CPU seconds over the run (from /proc/stat, where there is
+one) count them, with any other work of the machine, and say how busy its cores were.
 """
 
 from __future__ import annotations
@@ -49,6 +52,21 @@ def timed(command: list[str], cwd: Path) -> tuple[subprocess.CompletedProcess[st
     return run, wall, cpu
 
 
+def machine_cpu(stat: Path = Path("/proc/stat")) -> tuple[float, float] | None:
+    """(busy, all) CPU seconds of every core since boot: the first line of /proc/stat (user,
+    nice, system, idle, iowait, irq, softirq, steal, in clock ticks); None where there is no
+    such file."""
+    try:
+        fields = stat.read_text(encoding="ascii").splitlines()[0].split()
+    except (OSError, IndexError, UnicodeError):
+        return None
+    if not fields or fields[0] != "cpu":
+        return None
+    ticks = [int(f) for f in fields[1:9]]
+    hertz = os.sysconf("SC_CLK_TCK")
+    return (sum(ticks) - ticks[3] - ticks[4]) / hertz, sum(ticks) / hertz
+
+
 def summary(output: str) -> dict[str, Any]:
     """The outcome counts of pytest's last line and the slowest tests of its durations."""
     last = output.strip().splitlines()[-1] if output.strip() else ""
@@ -76,7 +94,14 @@ def measure(here: bool, quick: bool) -> dict[str, Any]:
                 raise SystemExit(f"the setup failed:\n{setup.stdout[-2000:]}{setup.stderr[-2000:]}")
             result["setup_wall_s"] = round(setup_wall, 1)
         python = sys.executable if here else str(project / ".venv" / "bin" / "python")
+        machine_before = machine_cpu()
         run, wall, cpu = timed(pytest_command(python, QUICK if quick else []), project)
+        machine_after = machine_cpu()
+    if machine_before is not None and machine_after is not None:
+        busy = machine_after[0] - machine_before[0]
+        every = machine_after[1] - machine_before[1]
+        result |= {"machine_busy_cpu_s": round(busy, 1),
+                   "machine_busy_share": round(busy / every, 3) if every > 0 else None}
     result |= summary(run.stdout)
     result |= {"exit_code": run.returncode, "pytest_wall_s": round(wall, 1),
                "pytest_cpu_s": round(cpu, 1), "load_average": [round(x, 2) for x in load_before],

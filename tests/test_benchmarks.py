@@ -100,6 +100,8 @@ def _suite(out: str) -> None:
                for s in figures["slowest"])
     assert figures["pytest_wall_s"] > 0 and figures["pytest_cpu_s"] > 0
     assert len(figures["load_average"]) == 3 and not figures["fresh_clone"]
+    if Path("/proc/stat").is_file():           # the machine's own count (Chromium's renderers)
+        assert figures["machine_busy_cpu_s"] > 0 and 0 < figures["machine_busy_share"] <= 1
 
 
 def _solver(out: str) -> None:
@@ -135,3 +137,36 @@ def test_a_benchmark_prints_its_figures_on_tiny_input(script, request):
                          capture_output=True, text=True, timeout=900, env=env)
     assert run.returncode == 0, run.stdout[-2000:] + run.stderr[-3000:]
     CHECKS[script](run.stdout)
+
+
+def _suite_module():
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("suite_benchmark", BENCHMARKS / "suite.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+# /proc/stat's first line: user nice system idle iowait irq softirq steal (clock ticks); the
+# busy seconds leave out idle and iowait. A file that is not /proc/stat's shape gives None.
+HZ = __import__("os").sysconf("SC_CLK_TCK")
+
+
+@pytest.mark.parametrize("text,expected", [
+    ("cpu  100 0 50 800 50 0 0 0 0 0\ncpu0 1 2 3\n", (150 / HZ, 1000 / HZ)),
+    ("cpu  10 20 30 40 50 60 70 80\n", ((10 + 20 + 30 + 60 + 70 + 80) / HZ, 360 / HZ)),
+    ("intr 1 2 3\n", None),                       # not the cpu line
+    ("", None),                                   # empty
+    ("cpu  x y z\n", "ValueError"),              # garbled numbers: a bug to see, not a figure
+])
+def test_the_machine_cpu_reads_proc_stat(tmp_path, text, expected):
+    stat = tmp_path / "stat"
+    stat.write_text(text, encoding="ascii")
+    suite = _suite_module()
+    if expected == "ValueError":
+        with pytest.raises(ValueError):
+            suite.machine_cpu(stat)
+        return
+    assert suite.machine_cpu(stat) == expected
+    assert suite.machine_cpu(tmp_path / "missing") is None
