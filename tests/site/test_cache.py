@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 
+from helpers import copy_project
 from mariage.site.build.generate import generate
 from mariage.site.cache import MAGIC, StageCache, forget
 from mariage.site.read.project import Project
@@ -20,8 +21,6 @@ from mariage.site.render.pages import SiteSource, page_templates
 
 pytestmark = pytest.mark.xdist_group("stage-cache")     # one project copy, in this order
 ROOT = Path(__file__).resolve().parents[2]
-COPY = ["rules", "locales", "templates", "examples", "docs", "overrides", "mkdocs.yml",
-        "babel.cfg", "Makefile"]
 FR = Path("locales/fr/LC_MESSAGES/messages.po")
 MSGID = 'msgid "No number on these pages is typed in'
 
@@ -59,9 +58,11 @@ class Built:
 
 @pytest.fixture(scope="module")
 def built(tmp_path_factory) -> Built:
-    root = tmp_path_factory.mktemp("project")
-    for name in COPY:
-        (shutil.copytree if (ROOT / name).is_dir() else shutil.copy)(ROOT / name, root / name)
+    """A copy with English, French and Italian: a save in one language must leave the other
+    translated language alone, and a stage does the same work for each further language
+    (its every build here ran the generator for six languages)."""
+    root = copy_project(tmp_path_factory.mktemp("project"), ["fr", "it"])
+    shutil.copy(ROOT / "Makefile", root / "Makefile")        # `make clean` is tested here
     return Built(root)
 
 
