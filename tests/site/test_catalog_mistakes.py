@@ -414,8 +414,9 @@ def _build(project: Path, *extra: str) -> subprocess.CompletedProcess[str]:
 
 @pytest.fixture(scope="module")
 def broken_project(warm_stages, tmp_path_factory):
-    """A project copy whose French catalog carries a live link and a table pipe."""
-    project = copy_project(tmp_path_factory.mktemp("broken") / "project")
+    """A project copy, English and French only, whose French catalog carries a live link and
+    a table pipe."""
+    project = copy_project(tmp_path_factory.mktemp("broken") / "project", ["fr"])
     po = project / "locales" / FR
     text = po.read_text(encoding="utf-8")
     text = msgstr(NUMBERS, "Les nombres [voir](https://evil.example/)")(text)
