@@ -258,11 +258,13 @@ def _check(project, langs: list[str], errors_only: bool) -> int:
 
 
 def _examples(project, profile, names: Sequence[str], timeout: float) -> int:
-    """Render each example in every language and run its doctests, as the build does."""
+    """Render each example in every language and run its doctests, as the build does and with
+    its stage cache: a page whose doctests passed, unchanged, is not run again."""
+    from .site.cache import StageCache, folder_for
     from .site.replay.examples import all_examples
     from .site.render.pages import SiteSource
 
-    source = SiteSource.of(project, profile)
+    source = SiteSource.of(project, profile, StageCache(folder_for(project.root / ".cache")))
     chosen = [e for e in all_examples(project.examples, profile) if not names or e.name in names]
     from .site.replay.doctests import DoctestWorker
     with DoctestWorker(timeout) as worker:

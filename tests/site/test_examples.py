@@ -49,3 +49,54 @@ def test_every_example_replays_to_its_end():
         hands = example.game().hands if example.is_game else [example.hand()]
         for hand in hands:
             assert hand.outcome is not None or hand.to_act is not None, example.name
+
+
+# `mariage examples` keeps what it verified in the build's stage cache: a page whose doctests
+# passed is not run again unless what they are changes. The doctest appends to a file each time
+# it really runs (a page's doctests run once for all its languages: the prose is not their key).
+COUNTED = """---
+section: "02"
+dealer: A
+deck: [Kc, 10h, 7s, Ad, 9c, Ac, 8d, Js, Ah, 10s, Kh, 7c, Qs, 9h, Qh, Jd, 8s, 10c, Kd, 7h, Qc,
+       As, 9d, Jh, 8c, Ks, Qd, 10d, 8h, 9s, Jc, 7d]
+actions: []
+---
+# Counted
+
+```python
+>>> with open({marker!r}, "a") as runs: _ = runs.write("ran\\n")
+>>> 1 + 1
+2
+```
+"""
+
+
+@pytest.mark.parametrize("second,edit,runs", [
+    ([], None, 1),                                     # the same page again: read, not run
+    (["--timeout", "20"], None, 2),                    # another time limit: run again
+    ([], (">>> 1 + 1\n2", ">>> 2 + 2\n4"), 2),         # another statement: run again
+])
+def test_the_examples_command_runs_a_page_again_only_when_its_doctests_change(
+        warm_stages, tmp_path, second, edit, runs):
+    import subprocess
+    import sys
+
+    from helpers import copy_project
+
+    project = copy_project(tmp_path / "project", ["fr"])
+    marker = tmp_path / "runs.txt"
+    example = project / "examples" / "99-counted.md"
+    example.write_text(COUNTED.format(marker=str(marker)), encoding="utf-8")
+
+    def run(*options: str) -> None:
+        done = subprocess.run([sys.executable, "-m", "mariage.cli", "examples", *options,
+                               "99-counted"], cwd=project, capture_output=True, text=True)
+        assert done.returncode == 0, done.stderr[-2000:]
+        assert "examples/99-counted.md: ok in 2 languages" in done.stdout
+
+    run()
+    assert marker.read_text(encoding="utf-8") == "ran\n"
+    if edit is not None:
+        example.write_text(example.read_text(encoding="utf-8").replace(*edit), encoding="utf-8")
+    run(*second)
+    assert marker.read_text(encoding="utf-8").count("ran") == runs
