@@ -16,7 +16,6 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import re
 import resource
 import shutil
 import statistics
@@ -27,10 +26,9 @@ import time
 from pathlib import Path
 
 from mariage.site.read.project import Project
-from _project import copy_sources
+from _project import QUICK_LANGS, copy_sources
 
 ROOT = Path(__file__).resolve().parent.parent
-QUICK_LANGS = ["en", "fr"]
 
 
 def timed(command: list[str], cwd: Path) -> tuple[float, float]:
@@ -43,19 +41,6 @@ def timed(command: list[str], cwd: Path) -> tuple[float, float]:
     wall = time.perf_counter() - start
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     return (after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime), wall
-
-
-def copy_project(dest: Path, languages: list[str] | None) -> Path:
-    copy_sources(dest, extra=("babel.cfg",))
-    if languages is not None:           # the other languages' catalogs and config entries go
-        for po in (dest / "locales").glob("*/LC_MESSAGES"):
-            if po.parent.name not in languages:
-                shutil.rmtree(po.parent / "LC_MESSAGES")
-        config = (dest / "mkdocs.yml").read_text(encoding="utf-8")
-        config = re.sub(r"        - locale: (\w+)\n(?:          .*\n)+",
-                        lambda m: m.group(0) if m.group(1) in languages else "", config)
-        (dest / "mkdocs.yml").write_text(config, encoding="utf-8")
-    return dest
 
 
 def median(runs: list[tuple[float, float]]) -> dict[str, float]:
@@ -73,7 +58,7 @@ def measure(repeat: int, languages: list[str] | None) -> dict[str, object]:
     load_before = os.getloadavg()
     with tempfile.TemporaryDirectory() as tmp_name:
         tmp = Path(tmp_name)
-        project = copy_project(tmp / "project", languages)
+        project = copy_sources(tmp / "project", ("babel.cfg",), languages)
         mkdocs = [sys.executable, "-m", "mkdocs", "build", "--strict", "-q"]
         tree = tmp / "tree"
         subprocess.run([sys.executable, "-m", "mariage.cli", "generate", str(tree)], check=True,
