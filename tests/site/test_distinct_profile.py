@@ -16,11 +16,12 @@ from mariage.site.render.pages import SiteSource, render_site
 
 @pytest.fixture(scope="module")
 def pages() -> dict[tuple[str, str], str]:
-    """Every page under the distinct profile, rendered when a test of this module first runs:
-    at import, each xdist worker rendered the whole site (the closing study included) while
-    collecting, before any test ran, whether or not it then ran these tests."""
+    """Every English page under the distinct profile (the sentences below are English; a
+    preview of no other language renders English alone), rendered when a test of this module
+    first runs: at import, each xdist worker rendered the whole site in every language (the
+    closing study included) while collecting, whether or not it then ran these tests."""
     return {(p.lang, p.path): p.text
-            for p in render_site(SiteSource(profile=load_profile(DISTINCT)))}
+            for p in render_site(SiteSource(profile=load_profile(DISTINCT), preview=[]))}
 
 # (page, the English sentence under the distinct profile, the keys it shows)
 SENTENCES = [
