@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from helpers import copy_project
 from mariage.site.read.project import Project
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -68,9 +69,11 @@ def test_a_failed_build_names_the_problem_and_keeps_the_old_site(project, path, 
     assert _snapshot(project / "site") == before
 
 
-def test_markup_in_a_catalog_never_reaches_the_built_site(project):
+def test_markup_in_a_catalog_never_reaches_the_built_site(warm_stages, tmp_path):
     """Page text, nav section titles and the 404 page: a translation with markup is refused
-    (`--strict` fails) and the English text stands in, tagged lang="en"."""
+    (`--strict` fails) and the English text stands in, tagged lang="en". The attacks are French:
+    a copy with English and French is built."""
+    project = copy_project(tmp_path / "project", ["fr"])
     po = project / "locales/fr/LC_MESSAGES/messages.po"
     original = po.read_text(encoding="utf-8")
     attacks = {"Tutorial": "<img src=x onerror=alert(document.domain)>",
