@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 import yaml
 
+from helpers import copy_project
 from mariage.cli import main
 from mariage.site.read.project import Project
 
@@ -54,18 +55,30 @@ def test_the_config_is_the_projects_without_the_plugin(tree):
     assert set(config["extra"]) >= {"mariage_not_found", "mariage_interface"}
 
 
+@pytest.fixture(scope="module")
+def two_languages(warm_stages, tmp_path_factory) -> tuple[Path, list[str]]:
+    """The tree of a copy with English and Spanish, and its languages: what a builder does
+    with a tree does not depend on how many languages it holds, and each builds it whole."""
+    project = copy_project(tmp_path_factory.mktemp("two") / "project", ["es"])
+    out = project.parent / "tree"
+    assert main(["--project", str(project), "generate", str(out)]) == 0
+    return out, Project.find(project).languages()
+
+
 @pytest.mark.parametrize("builder", [
     [sys.executable, "-m", "mkdocs"],
     [sys.executable, "-m", "properdocs"],
 ])
-def test_a_builder_without_the_plugin_builds_the_site(tree, tmp_path, builder):
+def test_a_builder_without_the_plugin_builds_the_site(two_languages, tmp_path, builder):
+    tree, langs = two_languages
+    assert langs == ["en", "es"]
     site = tmp_path / "site"
     run = subprocess.run(builder + ["build", "--strict", "-q", "-f", str(tree / "mkdocs.yml"),
                                     "-d", str(site)],
                          capture_output=True, text=True, env={"NO_MKDOCS_2_WARNING": "1",
                                                               "PATH": "/usr/bin:/bin"})
     assert run.returncode == 0, run.stderr[-3000:]
-    for lang in LANGS:
+    for lang in langs:
         home = site / ("" if lang == "en" else lang) / "index.html"
         assert f'<html lang="{lang}"' in home.read_text(encoding="utf-8")
     spanish = (site / "es" / "examples" / "07-marriage-claim" / "index.html").read_text(
@@ -78,7 +91,7 @@ def test_a_builder_without_the_plugin_builds_the_site(tree, tmp_path, builder):
     homes = re.findall(r'<a href="([^"]*)" hreflang="([^"]+)" class="md-select__link">',
                        not_found)
     assert sorted(homes) == sorted(("/" if lang == "en" else f"/{lang}/", lang)
-                                   for lang in LANGS)
+                                   for lang in langs)
 
 
 def test_a_folder_of_other_files_is_refused_and_left_alone(tmp_path, capsys):
