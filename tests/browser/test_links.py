@@ -16,12 +16,13 @@ from browser.sitecheck import fail_if
 pytestmark = pytest.mark.xdist_group("browser")
 
 LINKCHECKER = Path(sys.executable).with_name("linkchecker")
-# One thread: LinkChecker's threads share one Python interpreter's lock, and on this site's 480
-# local URLs eight of them took 13.5 s of wall and 10.1 s of CPU, one 7.4 s and 6.1 s (same
-# 552 results).
+# Two threads: LinkChecker's threads share one Python interpreter's lock. On this site's 480
+# local URLs (552 results each time), alone: 8 threads 13.5 s of wall and 10.1 s of CPU, 2
+# threads 8.5 s and 7.1 s, 1 thread 7.4 s and 6.1 s; beside two busy loops (as in the suite):
+# 15.8 s and 8.8 s, 12.6 s and 7.0 s, 13.5 s and 7.1 s.
 CONFIG = """\
 [checking]
-threads=1
+threads=2
 maxrequestspersecond=1000
 [filtering]
 checkextern=0
