@@ -1,6 +1,7 @@
 """The crawl's search index (sitecheck.OwnSectionsOnly): each page gets its own sections with
 the server's status and headers; what is not an index passes as the server sent it; the file
-is fetched once per lane. A fake route stands for Playwright's: no browser needed."""
+is fetched once per lane (a fake route stands for Playwright's: no browser needed). And in the
+browser: the crawl's way of answering it (sitecheck.intercept) leaves the HTTP cache on."""
 
 from __future__ import annotations
 
