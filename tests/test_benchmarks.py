@@ -3,7 +3,9 @@ benchmark the README quotes can rot unnoticed. The figures themselves come from 
 
 from __future__ import annotations
 
+import importlib.util
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -140,8 +142,6 @@ def test_a_benchmark_prints_its_figures_on_tiny_input(script, request):
 
 
 def _suite_module():
-    import importlib.util
-
     spec = importlib.util.spec_from_file_location("suite_benchmark", BENCHMARKS / "suite.py")
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
@@ -150,7 +150,7 @@ def _suite_module():
 
 # /proc/stat's first line: user nice system idle iowait irq softirq steal (clock ticks); the
 # busy seconds leave out idle and iowait. A file that is not /proc/stat's shape gives None.
-HZ = __import__("os").sysconf("SC_CLK_TCK")
+HZ = os.sysconf("SC_CLK_TCK")
 
 
 @pytest.mark.parametrize("text,expected", [

@@ -1,9 +1,12 @@
 """A worked example whose record is inconsistent is refused, naming file, line and ruling."""
 
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
 
+from helpers import copy_project
 from mariage.engine.errors import SourceError
 from mariage.site.replay.examples import all_examples, read_example
 
@@ -78,11 +81,6 @@ actions: []
 ])
 def test_the_examples_command_runs_a_page_again_only_when_its_doctests_change(
         warm_stages, tmp_path, second, edit, runs):
-    import subprocess
-    import sys
-
-    from helpers import copy_project
-
     project = copy_project(tmp_path / "project", ["fr"])
     marker = tmp_path / "runs.txt"
     example = project / "examples" / "99-counted.md"
