@@ -47,31 +47,10 @@ from mariage.site.build.standalone import Additions, additions
 
 from .conversions import KeptForServe
 from .incremental import Languages, shared_inputs
+from .page_html import fix_html
 
 log = logging.getLogger("mkdocs.plugins.mariage")
-_HEAD_ALTERNATE = re.compile(r'\s*<link rel="alternate" href="[^"]*" hreflang="[^"]*">')
-_SEARCH_DIALOG = '<div class="md-search" data-md-component="search" role="dialog">'
-_SEARCH_LABEL = re.compile(r'class="md-search__input" name="query" aria-label="([^"]*)"')
-_TITLE = re.compile(r"<title>(.*?)</title>", re.S)
 _UNSAFE_URL = re.compile(r"[\s\"'<>`\\]")
-
-
-def fix_html(output: str) -> str:
-    """Mend what Material + static-i18n emit, in every page:
-    - drop the head's <link rel=alternate> tags: Material fetches `sitemap.xml` next to each of
-      them, which 404s for static-i18n's per-page alternates; the hreflang alternates stay in
-      the language selector's links and in the alternate-aware sitemap.xml;
-    - drop `tabindex=""` (navigation.sections writes it; an empty tabindex is invalid HTML);
-    - name the search dialog (ARIA dialogs need an accessible name);
-    - keep <title> plain text: MkDocs unescapes the page's H1 into it, so an escaped `<` from a
-      catalog would come back as a raw one."""
-    output = _HEAD_ALTERNATE.sub("", output).replace(' tabindex=""', "")
-    output = _TITLE.sub(lambda m: "<title>" + m.group(1).replace("<", "&lt;").replace(">", "&gt;")
-                        + "</title>", output, count=1)
-    label = _SEARCH_LABEL.search(output)
-    if label:
-        output = output.replace(_SEARCH_DIALOG, _SEARCH_DIALOG[:-1] + f' aria-label="{label.group(1)}">')
-    return output
 
 
 class Seconds(c.BaseConfigOption[float]):

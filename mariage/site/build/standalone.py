@@ -4,7 +4,7 @@ for any MkDocs-compatible builder.
 
 The `mariage` plugin applies the same additions (`additions`) to the configuration of a
 running build; here they are written into a copy of the project's `mkdocs.yml` without the
-plugin. What the plugin does to the built HTML (`mariage_mkdocs.fix_html`, the permalink title
+plugin. What the plugin does to the built HTML (`mariage_mkdocs.page_html`, the permalink title
 in the reader's language) and the atomic publication are the plugin's alone.
 """
 
