@@ -86,8 +86,11 @@ class Solver:
         self._plays: dict[int, tuple[tuple[str, int], ...]] = {}
         self._by_points = sorted(range(self.deck.size), key=lambda c: -self.deck.points[c])
         self.nodes = 0
-        # Beyond any score: no hand is worth more game points than the profile's highest rate.
-        self._wide = max(hand.profile.rates.values()) + 1
+        # No hand is worth more game points than the profile's highest rate: a search in the
+        # window (-most, most) is exact (a side that reaches the most is cut off at once), and
+        # _wide is beyond any score.
+        self._most = max(hand.profile.rates.values())
+        self._wide = self._most + 1
 
     def solve(self) -> Solution:
         if self.hand.outcome is not None:
@@ -99,7 +102,7 @@ class Solver:
         """A's game points minus B's under perfect play, without the line `solve` adds."""
         if self.hand.outcome is not None:
             return self._outcome_value()
-        return self._search(self._root(), -self._wide, self._wide)
+        return self._search(self._root(), -self._most, self._most)
 
     def reaches(self, target: int) -> bool:
         """Whether perfect play gives A at least `target` game points more than B: a search in
@@ -115,7 +118,7 @@ class Solver:
             return {}
         state, player = self._root(), self.hand.to_act
         return {f"{player} {verb}{self._arg(verb, card)}":
-                self._value(state, (verb, card), -self._wide, self._wide)
+                self._value(state, (verb, card), -self._most, self._most)
                 for verb, card in self._moves(state)}
 
     def _arg(self, verb: str, index: int) -> str:
@@ -293,7 +296,7 @@ class Solver:
         while True:
             player = self.players[s.to_act]
             for move in self._moves(s):
-                if self._value(s, move, -self._wide, self._wide) == value:
+                if self._value(s, move, -self._most, self._most) == value:
                     break
             else:                                         # pragma: no cover - value came from here
                 raise AssertionError("no move keeps the solved value")

@@ -152,6 +152,23 @@ def test_score_and_the_null_window_test_agree_with_exhaustive_minimax(seed):
         assert Solver(hand).reaches(target) is (value >= target), (target, value)
 
 
+@pytest.mark.parametrize("seed", range(40))
+def test_each_action_s_value_agrees_with_exhaustive_minimax(seed):
+    """values() (the Play page's opponent reads it): each action open to the player to act,
+    valued after it is made, as the minimax values the position it leads to."""
+    deck, dealer, actions = random_position(seed)
+    values = Solver(Hand.replay(deck, actions, dealer=dealer)).values()
+    assert values
+    for action, value in values.items():
+        after = Hand.replay(deck, actions + [action], dealer=dealer)
+        if after.outcome is not None:
+            winner, points = after.outcome.winner, after.outcome.game_points
+            expected = 0 if winner is None else points if winner == "A" else -points
+        else:
+            expected = minimax_value(deck, dealer, actions + [action])
+        assert value == expected, (action, value, expected)
+
+
 def test_an_open_stock_is_refused():
     deck = random.Random(0).sample(ALL_CARDS, 32)
     with pytest.raises(OpenStockError, match=r"the stock is open \(20 cards to draw\)"):
