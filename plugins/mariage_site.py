@@ -18,6 +18,7 @@ Thin by design: all the work is in `mariage.site`. Installed as `mariage_mkdocs.
 
 from __future__ import annotations
 
+import io
 import logging
 import os
 import re
@@ -33,6 +34,7 @@ from mkdocs.exceptions import Abort, PluginError
 from mkdocs.plugins import BasePlugin, CombinedEvent, event_priority
 
 from jinja2 import Environment, FileSystemBytecodeCache
+from jinja2.bccache import Bucket
 
 from mariage.engine.errors import MariageError
 from mariage.site.render import interface
@@ -41,7 +43,7 @@ from mariage.site.build.play import TEACHING, write_play_assets
 from mariage.site.render.pages import SiteSource
 from mariage.site.read.project import DEFAULT_MIN_TRANSLATED, Project
 from mariage.site import EXAMPLE_TIMEOUT, seconds
-from mariage.site.cache import StageCache, folder_for
+from mariage.site.cache import StageCache, folder_for, own_bytes
 from mariage.site.build.generate import check_catalogs, generate
 from mariage.site.build.standalone import Additions, additions
 
@@ -346,10 +348,23 @@ class MariagePlugin(BasePlugin[MariageConfig]):
                 language.site_description = add.descriptions[language.locale]
 
 
+class OwnBytecodeCache(FileSystemBytecodeCache):
+    """Jinja's bytecode cache, reading only the files this user wrote (cache.own_bytes): a
+    compiled template is code, and the folder may be shared (MARIAGE_STAGE_CACHE)."""
+
+    def load_bytecode(self, bucket: Bucket) -> None:
+        try:
+            data = own_bytes(Path(self._get_cache_filename(bucket)))
+        except OSError:
+            return
+        if data is not None:
+            bucket.load_bytecode(io.BytesIO(data))
+
+
 @lru_cache(maxsize=4)
 def _theme_bytecode(folder: Path) -> FileSystemBytecodeCache:
     folder.mkdir(parents=True, exist_ok=True)
-    return FileSystemBytecodeCache(str(folder))
+    return OwnBytecodeCache(str(folder))
 
 
 # Commands whose build publishes site_dir: each goes through the lock and the atomic swap;

@@ -9,6 +9,9 @@ killed build leaves no half-written entry; an entry that is truncated, corrupt, 
 version or unreadable counts as missing: it is computed again and rewritten, silently.
 
 The entries are the project's own (like `.cache/docs`): only builds of this project write them.
+A pickle can run code when it is read, so an entry is read only when this user wrote it and no
+one else may change it (`own_bytes`): in a folder that others can write to, such as one shared
+through MARIAGE_STAGE_CACHE, another user's file is computed again, never loaded.
 """
 
 from __future__ import annotations
@@ -17,6 +20,7 @@ import hashlib
 import json
 import os
 import pickle
+import stat
 import subprocess
 import tempfile
 import threading
@@ -197,7 +201,10 @@ class StageCache:
         if path is None:
             return MISSING
         try:
-            header, payload = path.read_bytes().split(b"\n", 1)
+            data = own_bytes(path)
+            if data is None:
+                return MISSING
+            header, payload = data.split(b"\n", 1)
             expected = [MAGIC, fingerprint().encode(), str(len(payload)).encode(),
                         hashlib.sha256(payload).hexdigest().encode()]
             if header.rsplit(b" ", 3) != expected:
@@ -228,6 +235,23 @@ class StageCache:
             # a full disk or a read-only tree: the build goes on without keeping this entry
             if tmp is not None:
                 Path(tmp).unlink(missing_ok=True)
+
+
+def own_bytes(path: Path) -> bytes | None:
+    """The file's bytes when this user owns it and no one else may write to it; else None (a
+    symbolic link, another user's file, a group- or world-writable one). The file is checked
+    once open, so it cannot be swapped between the check and the read. Jinja's bytecode cache
+    beside the stages, which holds code, is read through it too."""
+    fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_CLOEXEC)
+    try:
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode) or info.st_uid != os.geteuid() or \
+                info.st_mode & (stat.S_IWGRP | stat.S_IWOTH):
+            return None
+        with os.fdopen(os.dup(fd), "rb") as file:
+            return file.read()
+    finally:
+        os.close(fd)
 
 
 MISSING = object()
