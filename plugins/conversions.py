@@ -69,6 +69,10 @@ class _KeptFromLastBuild(abc.ABC):
 
     owner: Any = None
     method = ""
+    # None: the values kept are the last build's. A number: the last build's, and the most
+    # recent of earlier builds' up to that many in all (a serve build that skips a language,
+    # plugins/incremental.py, still has that language's values at the next build).
+    keep_at_most: int | None = None
 
     def __init__(self) -> None:
         self.kept: dict[str, Any] = {}     # the last build's values, by key
@@ -107,8 +111,14 @@ class _KeptFromLastBuild(abc.ABC):
         if self._original is not None:
             setattr(self.owner, self.method, self._original)
         self._original = None
-        if self.now:
+        most = self.keep_at_most
+        if self.now and most is None:
             self.kept, self.now = self.now, {}
+        elif self.now and most is not None:
+            older = [(k, v) for k, v in self.kept.items() if k not in self.now]
+            room = max(most - len(self.now), 0)
+            self.kept = dict(older[len(older) - room:] if room else []) | self.now
+            self.now = {}
 
     def forget(self) -> None:
         """A failed build: keep nothing it may have half done."""
@@ -120,6 +130,7 @@ class Conversions(_KeptFromLastBuild):
     """Page conversions (MkDocs' `Page.render`) kept from one serve build to the next."""
 
     owner, method = mkdocs_pages.Page, "render"
+    keep_at_most = 2000
 
     def __init__(self) -> None:
         super().__init__()
@@ -198,6 +209,7 @@ class Sections(_KeptFromLastBuild):
     one serve build to the next."""
 
     owner, method = SearchIndex, "add_entry_from_context"
+    keep_at_most = 2000
 
     def _wrap(self, original: Callable[..., Any]) -> Callable[..., Any]:
         def add_entry_from_context(index: Any, page: Any) -> None:
@@ -259,31 +271,3 @@ class ThemeFiles(_KeptFromLastBuild):
                     files.append(mkdocs_files.File(src_uri, src_dir, config.site_dir,
                                                    config.use_directory_urls))
         return add_files_from_theme
-
-
-class KeptForServe:
-    """What one serve build keeps for the next: pages' conversions, search sections and the
-    theme's files; `serving=False`, for `mkdocs build`: the theme's files only."""
-
-    def __init__(self, serving: bool = True) -> None:
-        self.conversions, self.sections, self.theme = Conversions(), Sections(), ThemeFiles()
-        self._all: tuple[_KeptFromLastBuild, ...] = \
-            (self.conversions, self.sections, self.theme) if serving else (self.theme,)
-
-    def install(self) -> None:
-        for kept in self._all:
-            kept.install()
-
-    def uninstall(self) -> None:
-        for kept in self._all:
-            kept.uninstall()
-
-    def forget(self) -> None:
-        for kept in self._all:
-            kept.forget()
-
-    def summary(self) -> str:
-        c, s, t = self.conversions, self.sections, self.theme
-        return (f"pages converted {c.computed} (kept from the last build {c.reused}), "
-                f"indexed {s.computed} (kept {s.reused}), theme files listed {t.computed} "
-                f"(kept {t.reused})")

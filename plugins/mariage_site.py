@@ -47,7 +47,7 @@ from mariage.site.cache import StageCache, folder_for, own_bytes
 from mariage.site.build.generate import check_catalogs, generate
 from mariage.site.build.standalone import Additions, additions
 
-from .conversions import KeptForServe
+from .kept import KeptForServe
 from .incremental import Languages, shared_inputs
 from .page_html import fix_html
 
