@@ -37,9 +37,21 @@ def _build(r: dict[str, Any]) -> list[tuple[str, str]]:
 
 def _serve(r: dict[str, Any]) -> list[tuple[str, str]]:
     langs = "all languages" if r["languages"] == "all" else f"`MARIAGE_LANGS={r['languages']}`"
-    return [(f"`mkdocs serve`, {langs}: a French msgstr saved → the new text served",
+    rows = [(f"`mkdocs serve`, {langs}: a French msgstr saved → the new text served",
              f"{r['save_to_served_median_s']} s wall, {r['cpu_per_save_median_s']} s CPU "
              f"(median of {len(r['save_to_served_s'])} saves)")]
+    what = {"template": "a page template saved → its French page served",
+            "example": "an example saved → its French page served",
+            "profile": "the rules profile saved → the rulings page served"}
+    for kind, said in what.items():
+        done = r.get(f"{kind}_save")
+        if done:                        # results written before these were measured lack them
+            rows.append((f"`mkdocs serve`, {langs}: {said}",
+                         f"{done['save_to_served_median_s']} s wall, "
+                         f"{done['cpu_per_save_median_s']} s CPU (median of "
+                         f"{len(done['save_to_served_s'])} save"
+                         f"{'s' if len(done['save_to_served_s']) > 1 else ''})"))
+    return rows
 
 
 def _engine(r: dict[str, Any]) -> list[tuple[str, str]]:

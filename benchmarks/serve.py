@@ -1,11 +1,14 @@
-"""`mkdocs serve` as a translator uses it: seconds from saving a msgstr to the new text being
+"""`mkdocs serve` as translators and authors use it: seconds from a save to the new text being
 served, rebuilds per save, and what a broken catalog does to the server.
 
 Run: `python benchmarks/serve.py [--edits N] [--langs fr] [--quick]`. Works on a copy of the project, serves it on
 127.0.0.1 (a free port), edits the French catalog N times (waiting for each edit to be served),
-then saves a broken msgstr and checks that requests still answer and the log names the line.
-Prints one JSON object. Target: under 3 s from save to served text, one rebuild per save.
-`--quick` (the suite's run) serves English and French only and saves once.
+then a page template N times (the FAQ's, served in French), an example N times (its French
+page) and the rules profile once (a ruling's text, on the rulings page), then saves a broken
+msgstr and checks that requests still answer and the log names the line. Prints one JSON
+object. Target: under 3 s from a catalog, template or example save to served text, one rebuild
+per save; a profile save, which every page reads, within one plain full build.
+`--quick` (the suite's run) serves English and French only and saves once of each kind.
 """
 
 from __future__ import annotations
@@ -24,6 +27,7 @@ import time
 import urllib.error
 import urllib.request
 from pathlib import Path
+from typing import Any
 
 from _project import QUICK_LANGS, copy_sources
 
@@ -63,6 +67,30 @@ def set_msgstr(po: Path, text: str) -> None:
     at = next(i for i, line in enumerate(lines) if line.startswith(MSGID))
     lines[at + 1] = f'msgstr "{text}"'
     po.write_text("\n".join(lines) + "\n", encoding="utf-8")
+
+
+def append(path: Path, text: str) -> None:
+    path.write_text(path.read_text(encoding="utf-8") + text, encoding="utf-8")
+
+
+def replace(path: Path, old: str, new: str) -> None:
+    text = path.read_text(encoding="utf-8")
+    if old not in text:
+        raise SystemExit(f"{path}: {old!r} is not there to replace")
+    path.write_text(text.replace(old, new, 1), encoding="utf-8")
+
+
+# Each kind of save: (what to save, given a mark with no digit; the page that shows the mark)
+SAVES = {
+    "template": (lambda project, mark: append(project / "templates/pages/faq.md.j2",
+                                              f'\n<p class="{mark}">{mark}</p>\n'), "fr/faq/"),
+    "example": (lambda project, mark: append(project / "examples/06-tie.md",
+                                             f'\n<p class="{mark}">{mark}</p>\n'),
+                "fr/examples/06-tie/"),
+    "profile": (lambda project, mark: replace(project / "rules/mariage.yaml",
+                                              "except after a misdeal.",
+                                              f"except after a misdeal ({mark})."), "rulings/"),
+}
 
 
 def cpu_seconds(pid: int) -> float:
@@ -123,6 +151,18 @@ def main() -> None:
                 cpu.append(cpu_seconds(server.pid) - before)
                 time.sleep(3)      # a second rebuild, if any, would start by now
                 counts.append(rebuilds(log, size))
+            kinds: dict[str, dict[str, list[Any]]] = {}
+            for kind, (save, page) in SAVES.items():
+                done = kinds[kind] = {"seconds": [], "cpu": [], "rebuilds": []}
+                for n in range(1 if kind == "profile" else args.edits):
+                    mark, size = f"save-{kind}-{chr(ord('a') + n % 26)}", log.stat().st_size
+                    started, before = time.perf_counter(), cpu_seconds(server.pid)
+                    save(project, mark)
+                    done["seconds"].append(wait_for(url.replace("/fr/", f"/{page}"), mark,
+                                                    started))
+                    done["cpu"].append(cpu_seconds(server.pid) - before)
+                    time.sleep(3)
+                    done["rebuilds"].append(rebuilds(log, size))
             size = log.stat().st_size
             set_msgstr(project / FR, "Aucun nombre [voir](https://evil.example/)")
             started = time.perf_counter()
@@ -146,6 +186,12 @@ def main() -> None:
         "cpu_per_save_s": [round(c, 2) for c in cpu],
         "cpu_per_save_median_s": round(statistics.median(cpu), 2),
         "rebuilds_per_save": counts,
+        **{f"{kind}_save": {"save_to_served_s": [round(x, 2) for x in done["seconds"]],
+                            "save_to_served_median_s": round(statistics.median(done["seconds"]),
+                                                             2),
+                            "cpu_per_save_median_s": round(statistics.median(done["cpu"]), 2),
+                            "rebuilds_per_save": done["rebuilds"]}
+           for kind, done in kinds.items()},
         "every_language_served": all(others.values()),
         "search_entries_first_and_last": [len(first_index.get("docs", [])),
                                           len(index.get("docs", []))],

@@ -85,6 +85,10 @@ def _serve(out: str) -> None:
     figures = _json(out)
     assert len(figures["save_to_served_s"]) == 1 and figures["cpu_per_save_s"][0] > 0
     assert figures["rebuilds_per_save"] == [1]
+    for kind in ("template", "example", "profile"):         # one save of each, one rebuild
+        done = figures[f"{kind}_save"]
+        assert len(done["save_to_served_s"]) == 1 and done["save_to_served_median_s"] > 0
+        assert done["cpu_per_save_median_s"] > 0 and done["rebuilds_per_save"] == [1]
     assert figures["every_language_served"]
     first, last = figures["search_entries_first_and_last"]
     assert first == last > 0

@@ -180,3 +180,17 @@ def test_only_plain_data_is_read_into_a_key(value, readable):
 
 def test_a_mapping_reads_the_same_in_any_order():
     assert plain({"a": 1, "b": 2}) == plain({"b": 2, "a": 1})
+
+
+def test_values_of_earlier_builds_are_kept_up_to_the_bound():
+    """This build's values always; then the most recent of earlier builds', up to the bound."""
+    renders = Renders()
+    renders.keep_at_most = 3
+    for now, kept in [({"a": 1, "b": 2}, {"a": 1, "b": 2}),
+                      ({"c": 3}, {"a": 1, "b": 2, "c": 3}),
+                      ({"d": 4, "b": 5}, {"c": 3, "d": 4, "b": 5}),
+                      ({"e": 6, "f": 7, "g": 8, "h": 9}, {"e": 6, "f": 7, "g": 8, "h": 9}),
+                      ({}, {"e": 6, "f": 7, "g": 8, "h": 9})]:
+        renders.now = dict(now)
+        renders.uninstall()
+        assert renders.kept == kept and renders.now == {}
