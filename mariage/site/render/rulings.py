@@ -13,6 +13,7 @@ import logging
 import posixpath
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Iterator
 
 from babel.support import NullTranslations
@@ -44,15 +45,24 @@ def anchor(ruling_id: str) -> str:
 
 # ----------------------------------------------------------------- linking citations
 
-def link_citations(page: RenderedPage, known: set[str]) -> RenderedPage:
+def link_citations(page: RenderedPage, known: set[str] | frozenset[str]) -> RenderedPage:
     """The page with every ruling it cites outside headings, code and markup made a link to the
-    rulings page; a ruling the profile does not have fails the build, naming page and language."""
-    target = posixpath.relpath(RULINGS_PAGE, posixpath.dirname(page.path) or ".")
+    rulings page; a ruling the profile does not have fails the build, naming page and language.
+    Once per page text (a serve save links again only the pages it changed)."""
+    return RenderedPage(page.lang, page.path, _linked_text(page.lang, page.path, page.text,
+                                                           page.source, frozenset(known)),
+                        page.source)
+
+
+@lru_cache(maxsize=512)
+def _linked_text(lang: str, path: str, text: str, source: str, known: frozenset[str]) -> str:
+    page = RenderedPage(lang, path, text, source)
+    target = posixpath.relpath(RULINGS_PAGE, posixpath.dirname(path) or ".")
     out = []
-    for line in _lines_keeping_fences(page.text):
+    for line in _lines_keeping_fences(text):
         out.append(line if _HEADING.match(line) or line.startswith("```")
                    else _link_line(line, target, known, page))
-    return RenderedPage(page.lang, page.path, "".join(out), page.source)
+    return "".join(out)
 
 
 def _lines_keeping_fences(text: str) -> Iterator[str]:
@@ -70,7 +80,7 @@ def _lines_keeping_fences(text: str) -> Iterator[str]:
             i += 1
 
 
-def _link_line(line: str, target: str, known: set[str], page: RenderedPage) -> str:
+def _link_line(line: str, target: str, known: frozenset[str], page: RenderedPage) -> str:
     if not CITATION.search(line):       # most lines cite nothing
         return line
     pieces, last = [], 0
@@ -82,7 +92,7 @@ def _link_line(line: str, target: str, known: set[str], page: RenderedPage) -> s
     return "".join(pieces)
 
 
-def _link_text(text: str, target: str, known: set[str], page: RenderedPage) -> str:
+def _link_text(text: str, target: str, known: frozenset[str], page: RenderedPage) -> str:
     def link(match: re.Match[str]) -> str:
         ruling = match.group(0)
         if ruling not in known:
@@ -104,7 +114,14 @@ class Mention:
 def mentions(page: RenderedPage, level: int) -> dict[str, list[Mention]]:
     """The rulings a page cites, each with the heading of `level` it is cited under: the page
     title (1), a tutorial section (2, titled by its page) or an FAQ question (3). Ids follow
-    MkDocs' toc: explicit ids reserved first, the others slugified and made unique in order."""
+    MkDocs' toc: explicit ids reserved first, the others slugified and made unique in order.
+    Once per page text."""
+    return {ruling: list(where) for ruling, where in _mentions(page.path, page.text, level).items()}
+
+
+@lru_cache(maxsize=512)
+def _mentions(path: str, text: str, level: int) -> dict[str, list[Mention]]:
+    page = RenderedPage("", path, text, "")
     chunks = list(_lines_keeping_fences(page.text))
     ids = {h.group(3) for h in map(_HEADING.match, chunks) if h and h.group(3)}
     found: dict[str, list[Mention]] = {}
