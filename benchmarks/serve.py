@@ -135,7 +135,8 @@ def main() -> None:
             server = subprocess.Popen(
                 [sys.executable, "-m", "mkdocs", "serve", "-a", f"127.0.0.1:{port}"],
                 cwd=project, stdout=out, stderr=subprocess.STDOUT,
-                env=os.environ | {"NO_MKDOCS_2_WARNING": "1", "MARIAGE_LANGS": args.langs})
+                env=os.environ | {"NO_MKDOCS_2_WARNING": "1", "MARIAGE_LANGS": args.langs,
+                                  "PYTHONUNBUFFERED": "1"})
         try:
             first = wait_for(url, "<html", started)
             time.sleep(2)          # let the watcher settle
