@@ -108,8 +108,14 @@ def served_languages(project: Path, langs: str) -> list[str]:
             if lang != "en" and (not wanted or lang in wanted)]
 
 
+def logged_since(log: Path, since: int) -> str:
+    """What the server logged after byte `since` (a size from stat(): bytes, not characters;
+    the log holds the languages' accented descriptions)."""
+    return log.read_bytes()[since:].decode("utf-8", "replace")
+
+
 def rebuilds(log: Path, since: int) -> int:
-    return log.read_text(encoding="utf-8", errors="replace")[since:].count("Building documentation")
+    return logged_since(log, since).count("Building documentation")
 
 
 def main() -> None:
@@ -176,7 +182,7 @@ def main() -> None:
                       for lang in served_languages(project, args.langs)}
             index = json.loads(fetch(url.replace("/fr/", "/search/search_index.json")) or "{}")
             warned = bool(re.search(r"WARNING.*fr/LC_MESSAGES/messages.po:\d+: \[markup\]",
-                                    log.read_text(encoding="utf-8", errors="replace")[size:]))
+                                    logged_since(log, size)))
         except SystemExit:
             print(log.read_text(encoding="utf-8", errors="replace")[-6000:], file=sys.stderr)
             raise

@@ -174,3 +174,35 @@ def test_the_machine_cpu_reads_proc_stat(tmp_path, text, expected):
         return
     assert suite.machine_cpu(stat) == expected
     assert suite.machine_cpu(tmp_path / "missing") is None
+
+
+def _serve_module() -> Any:
+    sys.path.insert(0, str(BENCHMARKS))           # serve.py imports its neighbour _project
+    try:
+        spec = importlib.util.spec_from_file_location("serve_benchmark", BENCHMARKS / "serve.py")
+        assert spec is not None and spec.loader is not None
+        module = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(module)
+    finally:
+        sys.path.remove(str(BENCHMARKS))
+    return module
+
+
+BUILD = "INFO    -  Building documentation...\n"
+ACCENTS = "INFO    -  Overriding 'fr' config with 'Les règles, où sont issus…'\n"
+
+
+@pytest.mark.parametrize("before, after, expected", [
+    ("", BUILD, 1),
+    (BUILD, "", 0),
+    (BUILD, BUILD + BUILD, 2),
+    # bytes, not characters: accented lines before the save must not hide the rebuild after it
+    (ACCENTS * 40, BUILD, 1),
+    (ACCENTS * 40 + BUILD, ACCENTS + BUILD, 1),
+])
+def test_serve_counts_the_rebuilds_logged_after_a_save(tmp_path, before, after, expected):
+    log = tmp_path / "serve.log"
+    log.write_text(before, encoding="utf-8")
+    size = log.stat().st_size                      # as serve.py takes it before a save
+    log.write_text(before + after, encoding="utf-8")
+    assert _serve_module().rebuilds(log, size) == expected
