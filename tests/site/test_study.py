@@ -7,11 +7,17 @@ them, and on the page itself."""
 from __future__ import annotations
 
 import dataclasses
+import random
+
 import pytest
 
-from mariage.engine.profile import default_profile
+from conftest import PROFILES
+from mariage.engine.cards import deck_for
+from mariage.engine.profile import default_profile, load_profile
+from mariage.engine.solver import Solver
 from mariage.site.render.pages import SiteSource, render_site
-from mariage.site.replay.study import STUDY_DEALS, TRUMPS, close_study, edges
+from mariage.site.replay.study import (STUDY_DEALS, STUDY_SEED, TRUMPS, _play_to_a_close,
+                                       close_study, edges)
 from helpers import site_languages
 
 
@@ -107,3 +113,30 @@ def test_the_english_page_states_the_design(strategy_pages):
                   "What the study cannot show"]:
         assert words in page
     assert "settles it" not in page and "a poor bet" not in page
+
+
+def _conceded_by_definition(profile, deals: int) -> int:
+    """The closes (dealt as the study deals them) in which the closer's opponent, allowed to
+    claim falsely on purpose (R16), makes the closer's result worse than the solver's value
+    without false claims: every close searched, none left out."""
+    rng = random.Random(STUDY_SEED)
+    cards = [str(card) for card in deck_for(profile).cards]
+    conceded = 0
+    for _ in range(deals):
+        closed = _play_to_a_close(profile, cards, rng)
+        if closed is None:
+            continue
+        hand, closer = closed[0], closed[1]
+        sign = 1 if closer == profile.players[0] else -1
+        plain = sign * Solver(hand, false_claims=False).score()
+        with_false_claims = sign * Solver(hand).score()
+        conceded += with_false_claims < plain
+    return conceded
+
+
+@pytest.mark.parametrize("path", PROFILES, ids=lambda p: p.stem)
+def test_the_conceded_count_is_every_close_a_false_claim_makes_cheaper(path):
+    """The study searches only the closes worth more than the least a false claim pays (a
+    bound from R16's rates); every profile's count is the one searching every close gives."""
+    profile = load_profile(path)
+    assert close_study(profile, deals=300).conceded == _conceded_by_definition(profile, 300)

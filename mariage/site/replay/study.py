@@ -81,6 +81,8 @@ def close_study(profile: Profile, deals: int = STUDY_DEALS, seed: int = STUDY_SE
     conceded = 0
     rng = random.Random(seed)
     cards = [str(card) for card in deck_for(profile).cards]
+    rates = profile.rates
+    least_false = min(r for r in (rates.false_claim, rates.false_claim_no_trick) if r is not None)
     for _ in range(deals):
         closed = _play_to_a_close(profile, cards, rng)
         if closed is None:
@@ -94,9 +96,13 @@ def close_study(profile: Profile, deals: int = STUDY_DEALS, seed: int = STUDY_SE
         cell[0] += 1
         cell[1] += gain > 0
         cell[2] += gain
-        # cheaper for the closer with false claims allowed? A null-window search says
-        conceded += not Solver(hand).reaches(gain) if sign == 1 \
-            else Solver(hand).reaches(1 - gain)
+        # cheaper for the closer with false claims allowed? A null-window search says. Only a
+        # close worth more than the least a false claim pays can be: the closer keeps the
+        # play that wins `gain` without them, and the opponent's false claim, wherever made,
+        # pays the closer a false-claim rate (R16), so the closer gets at least the lesser.
+        if gain > least_false:
+            conceded += not Solver(hand).reaches(gain) if sign == 1 \
+                else Solver(hand).reaches(1 - gain)
     return Study([Cell(low, high, trumps, *counts[((low, high), trumps)])
                   for low, high in bands for trumps in TRUMPS], conceded)
 
