@@ -8,9 +8,10 @@ both players, every card in view, each claiming only when the claim is correct. 
 "won" when the closer then claims correctly (R18); its net is the game points the closer scores,
 or minus those the opponent scores. Each close is filed by the closer's points at the close
 (below `opponent_safe`, then up to one marriage short of the claim, then the rest: edges from
-the profile) and by the trumps in the closer's hand (at most one, two, three or more). The same
+the profile) and by the trumps in the closer's hand (at most one, two, three or more). The
 closes are solved once more with deliberate false claims allowed (R16): the study counts those
-the opponent would then concede for less. The engine decides every legal move; this module only
+the opponent would then concede for less (only a close worth more than the least a false claim
+pays can be one, so only those are searched again). The engine decides every legal move; this module only
 chooses among them.
 """
 
