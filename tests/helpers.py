@@ -110,3 +110,31 @@ def keep_on_one_worker(item, group: str) -> None:
         item._id = coerce_node_id(suffixed)
     else:
         item._nodeid = suffixed
+
+
+def build_in_process(root: Path, site: Path, *kept, strict: bool = False) -> None:
+    """MkDocs' build of root/mkdocs.yml into `site`, in this process, with what a serve build
+    keeps installed (plugins/conversions.py, plugins/renders.py; none: MkDocs alone). A build
+    that fails makes them forget what it may have half done."""
+    from mkdocs.commands.build import build
+    from mkdocs.config import load_config
+
+    config = load_config(config_file=str(root / "mkdocs.yml"), site_dir=str(site), strict=strict)
+    memos = [k for k in kept if k is not None]
+    for memo in memos:
+        memo.install()
+    try:
+        build(config)
+    except BaseException:
+        for memo in memos:
+            memo.forget()
+        raise
+    for memo in memos:
+        memo.uninstall()
+
+
+def built_tree(site: Path) -> dict[str, bytes]:
+    """Every file of a built site by its path, but the gzipped sitemap (its header holds the
+    time it was written)."""
+    return {str(p.relative_to(site)): p.read_bytes() for p in sorted(site.rglob("*"))
+            if p.is_file() and p.name != "sitemap.xml.gz"}

@@ -11,10 +11,9 @@ from pathlib import Path
 from typing import Callable
 
 import pytest
-from mkdocs.commands.build import build
-from mkdocs.config import load_config
 from mkdocs.exceptions import Abort
 
+from helpers import build_in_process, built_tree
 from mariage_mkdocs.conversions import Conversions, Sections, ThemeFiles
 
 PAGES = {
@@ -40,30 +39,6 @@ def _write(root: Path, pages: dict[str, str], config: str = CONFIG) -> None:
         (root / "docs" / name).parent.mkdir(parents=True, exist_ok=True)
         (root / "docs" / name).write_text(text, encoding="utf-8")
     (root / "mkdocs.yml").write_text(config, encoding="utf-8")
-
-
-def _build(root: Path, site: Path, *kept: Conversions | Sections | ThemeFiles | None,
-           strict: bool = False):
-    """MkDocs' build, with what a serve build keeps installed (none: MkDocs alone)."""
-    config = load_config(config_file=str(root / "mkdocs.yml"), site_dir=str(site),
-                         strict=strict)
-    memos = [k for k in kept if k is not None]
-    for memo in memos:
-        memo.install()
-    try:
-        build(config)
-    except BaseException:
-        for memo in memos:
-            memo.forget()
-        raise
-    for memo in memos:
-        memo.uninstall()
-
-
-def _tree(site: Path) -> dict[str, bytes]:
-    # the sitemap's gzip header holds the time it was written
-    return {str(p.relative_to(site)): p.read_bytes() for p in sorted(site.rglob("*"))
-            if p.is_file() and p.name != "sitemap.xml.gz"}
 
 
 @dataclass(frozen=True)
@@ -100,13 +75,13 @@ def test_a_page_is_converted_again_exactly_when_its_inputs_change(tmp_path, capl
     monkeypatch.setenv("SOURCE_DATE_EPOCH", "0")      # pages name their build's date
     root, conversions = tmp_path / "project", Conversions()
     _write(root, PAGES)
-    _build(root, tmp_path / "site", conversions)
+    build_in_process(root, tmp_path / "site", conversions)
     assert (conversions.computed, conversions.reused) == (3, 0)
 
     change.apply(root)
     caplog.clear()
     with caplog.at_level(logging.INFO, logger="mkdocs"):
-        _build(root, tmp_path / "site", conversions)
+        build_in_process(root, tmp_path / "site", conversions)
     pages = len(list((root / "docs").glob("*.md")))
     assert (conversions.computed, conversions.reused) == (change.converted,
                                                           pages - change.converted)
@@ -114,16 +89,16 @@ def test_a_page_is_converted_again_exactly_when_its_inputs_change(tmp_path, capl
         assert any(change.warned in r.getMessage() for r in caplog.records
                    if r.levelno >= logging.WARNING), [r.getMessage() for r in caplog.records]
 
-    _build(root, tmp_path / "plain", None)        # MkDocs alone, on the same files
-    assert _tree(tmp_path / "site") == _tree(tmp_path / "plain")
+    build_in_process(root, tmp_path / "plain", None)        # MkDocs alone, on the same files
+    assert built_tree(tmp_path / "site") == built_tree(tmp_path / "plain")
 
 
 def test_a_kept_conversion_still_fails_strict(tmp_path):
     root, conversions = tmp_path / "project", Conversions()
     _write(root, PAGES)
-    _build(root, tmp_path / "site", conversions)
+    build_in_process(root, tmp_path / "site", conversions)
     with pytest.raises(Abort):      # every conversion reused, the broken link still counted
-        _build(root, tmp_path / "site", conversions, strict=True)
+        build_in_process(root, tmp_path / "site", conversions, strict=True)
     assert (conversions.computed, conversions.reused) == (0, 3)
 
 
@@ -163,16 +138,16 @@ def test_a_page_is_indexed_again_exactly_when_its_html_or_settings_change(
     monkeypatch.setenv("SOURCE_DATE_EPOCH", "0")
     root, kept = tmp_path / "project", (Conversions(), Sections())
     _write(root, PAGES, MATERIAL)
-    _build(root, tmp_path / "site", *kept)
+    build_in_process(root, tmp_path / "site", *kept)
     assert (kept[1].computed, kept[1].reused) == (3, 0)
 
     apply(root)
-    _build(root, tmp_path / "site", *kept)
+    build_in_process(root, tmp_path / "site", *kept)
     assert (kept[1].computed, kept[1].reused) == (indexed, 3 - indexed)
-    _build(root, tmp_path / "plain", None)
+    build_in_process(root, tmp_path / "plain", None)
     index = "search/search_index.json"
     assert (tmp_path / "site" / index).read_bytes() == (tmp_path / "plain" / index).read_bytes()
-    assert _tree(tmp_path / "site") == _tree(tmp_path / "plain")
+    assert built_tree(tmp_path / "site") == built_tree(tmp_path / "plain")
 
 
 # ----- the theme's files (conversions.ThemeFiles)
@@ -201,15 +176,15 @@ def test_the_themes_files_are_listed_again_exactly_when_a_theme_folder_changes(
     (root / "overrides" / "assets").mkdir(parents=True)
     (root / "overrides" / "assets" / "extra.css").write_text("a{}")
     (root / "docs" / "assets").mkdir()
-    _build(root, tmp_path / "site", theme)
+    build_in_process(root, tmp_path / "site", theme)
     assert (theme.computed, theme.reused) == (1, 0)
 
     apply(root)
-    _build(root, tmp_path / "site", theme)
+    build_in_process(root, tmp_path / "site", theme)
     assert (theme.computed, theme.reused) == ((1, 0) if listed else (0, 1))
-    _build(root, tmp_path / "plain", None)
+    build_in_process(root, tmp_path / "plain", None)
     assert (tmp_path / "site" / holds).is_file()
-    assert _tree(tmp_path / "site") == _tree(tmp_path / "plain")
+    assert built_tree(tmp_path / "site") == built_tree(tmp_path / "plain")
 
 
 I18N = CUSTOM + """  - i18n:
@@ -235,9 +210,9 @@ def test_a_build_of_two_languages_lists_the_themes_files_once(tmp_path, monkeypa
            | {"fr/assets/extra.css": "i{}"}, I18N)
     (root / "overrides" / "assets").mkdir(parents=True)
     (root / "overrides" / "assets" / "extra.css").write_text("a{}")
-    _build(root, tmp_path / "site", theme)
+    build_in_process(root, tmp_path / "site", theme)
     assert (theme.computed, theme.reused) == (1, 1)
-    _build(root, tmp_path / "plain", None)
+    build_in_process(root, tmp_path / "plain", None)
     assert (tmp_path / "site" / "fr" / "assets" / "extra.css").read_text() == "i{}"
     assert (tmp_path / "site" / "assets" / "extra.css").read_text() == "a{}"
-    assert _tree(tmp_path / "site") == _tree(tmp_path / "plain")
+    assert built_tree(tmp_path / "site") == built_tree(tmp_path / "plain")

@@ -11,8 +11,8 @@ from typing import Callable
 
 import pytest
 from mkdocs.commands import build as mkdocs_build
-from mkdocs.config import load_config
 
+from helpers import build_in_process, built_tree
 from mariage_mkdocs.conversions import Conversions, Sections
 from mariage_mkdocs.renders import Renders, plain
 
@@ -52,25 +52,6 @@ def _write(root: Path) -> None:
     (root / "mkdocs.yml").write_text(CONFIG, encoding="utf-8")
     (root / "hooks.py").write_text(HOOKS, encoding="utf-8")
     (root / "mark.txt").write_text("mark one\n", encoding="utf-8")
-
-
-def _build(root: Path, site: Path, *kept) -> None:
-    config = load_config(config_file=str(root / "mkdocs.yml"), site_dir=str(site))
-    for memo in kept:
-        memo.install()
-    try:
-        mkdocs_build.build(config)
-    except BaseException:
-        for memo in kept:
-            memo.forget()
-        raise
-    for memo in kept:
-        memo.uninstall()
-
-
-def _tree(site: Path) -> dict[str, bytes]:
-    return {str(p.relative_to(site)): p.read_bytes() for p in sorted(site.rglob("*"))
-            if p.is_file() and p.name != "sitemap.xml.gz"}
 
 
 def _edit(path: str, text: str) -> Callable[[Path], None]:
@@ -122,16 +103,16 @@ def test_a_page_is_rendered_again_exactly_when_its_template_reads_a_change(tmp_p
     root, kept = tmp_path / "project", (Conversions(), Sections(), Renders())
     renders = kept[2]
     _write(root)
-    _build(root, tmp_path / "site", *kept)
+    build_in_process(root, tmp_path / "site", *kept)
     assert (renders.computed, renders.reused) == (3, 0)
 
     change.apply(root)
-    _build(root, tmp_path / "site", *kept)
+    build_in_process(root, tmp_path / "site", *kept)
     pages = len(list((root / "docs").glob("*.md")))
     assert (renders.computed, renders.reused) == (change.rendered, pages - change.rendered)
 
-    _build(root, tmp_path / "plain")              # MkDocs alone, on the same files
-    assert _tree(tmp_path / "site") == _tree(tmp_path / "plain")
+    build_in_process(root, tmp_path / "plain")              # MkDocs alone, on the same files
+    assert built_tree(tmp_path / "site") == built_tree(tmp_path / "plain")
 
 
 def test_a_render_kept_two_builds_ago_is_used(tmp_path, monkeypatch):
@@ -140,10 +121,10 @@ def test_a_render_kept_two_builds_ago_is_used(tmp_path, monkeypatch):
     monkeypatch.setenv("SOURCE_DATE_EPOCH", "0")
     root, renders = tmp_path / "project", Renders()
     _write(root)
-    _build(root, tmp_path / "site", renders)
+    build_in_process(root, tmp_path / "site", renders)
     renders.install()                # a build that renders nothing (every page skipped)
     renders.uninstall()
-    _build(root, tmp_path / "site", renders)
+    build_in_process(root, tmp_path / "site", renders)
     assert (renders.computed, renders.reused) == (0, 3)
 
 
