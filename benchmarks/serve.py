@@ -114,6 +114,16 @@ def logged_since(log: Path, since: int) -> str:
     return log.read_bytes()[since:].decode("utf-8", "replace")
 
 
+def peak_rss_mib(pid: int) -> float | None:
+    """The server's peak resident memory (VmHWM), where /proc has it: what a long serve keeps."""
+    try:
+        status = Path(f"/proc/{pid}/status").read_text()
+    except OSError:
+        return None
+    found = re.search(r"^VmHWM:\s+(\d+) kB", status, re.M)
+    return round(int(found.group(1)) / 1024, 1) if found else None
+
+
 def rebuilds(log: Path, since: int) -> int:
     return logged_since(log, since).count("Building documentation")
 
@@ -187,6 +197,7 @@ def main() -> None:
             print(log.read_text(encoding="utf-8", errors="replace")[-6000:], file=sys.stderr)
             raise
         finally:
+            peak = peak_rss_mib(server.pid)
             server.terminate()
             server.wait(timeout=30)
     print(json.dumps({
@@ -203,6 +214,7 @@ def main() -> None:
                             "rebuilds_per_save": done["rebuilds"]}
            for kind, done in kinds.items()},
         "every_language_served": all(others.values()),
+        "server_peak_rss_mib": peak,
         "search_entries_first_and_last": [len(first_index.get("docs", [])),
                                           len(index.get("docs", []))],
         "search_index_languages": sorted({d["location"].split("/")[0] if "/" in d["location"]

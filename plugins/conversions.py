@@ -130,7 +130,7 @@ class Conversions(_KeptFromLastBuild):
     """Page conversions (MkDocs' `Page.render`) kept from one serve build to the next."""
 
     owner, method = mkdocs_pages.Page, "render"
-    keep_at_most = 2000
+    keep_at_most = 800          # two and a half times the site's 229 pages
 
     def __init__(self) -> None:
         super().__init__()
@@ -209,7 +209,7 @@ class Sections(_KeptFromLastBuild):
     one serve build to the next."""
 
     owner, method = SearchIndex, "add_entry_from_context"
-    keep_at_most = 2000
+    keep_at_most = 800          # two and a half times the site's 229 pages
 
     def _wrap(self, original: Callable[..., Any]) -> Callable[..., Any]:
         def add_entry_from_context(index: Any, page: Any) -> None:

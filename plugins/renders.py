@@ -101,7 +101,7 @@ class Renders(_KeptFromLastBuild):
     serve build to the next."""
 
     owner, method = mkdocs_build, "_build_page"
-    keep_at_most = 1000         # a page's render is 40-80 kB: at most ~80 MB kept
+    keep_at_most = 600          # a page's render is 40-80 kB: at most ~50 MB kept
 
     def _wrap(self, original: Callable[..., Any]) -> Callable[..., Any]:
         def _build_page(page: Any, config: Any, doc_files: Any, nav: Any, env: Any,

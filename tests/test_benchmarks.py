@@ -90,6 +90,8 @@ def _serve(out: str) -> None:
         assert len(done["save_to_served_s"]) == 1 and done["save_to_served_median_s"] > 0
         assert done["cpu_per_save_median_s"] > 0 and done["rebuilds_per_save"] == [1]
     assert figures["every_language_served"]
+    if Path("/proc/self/status").is_file():
+        assert figures["server_peak_rss_mib"] > 0
     first, last = figures["search_entries_first_and_last"]
     assert first == last > 0
     assert figures["search_index_languages"] == ["en", "fr"]       # --quick serves these
