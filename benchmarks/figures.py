@@ -39,7 +39,9 @@ def _serve(r: dict[str, Any]) -> list[tuple[str, str]]:
     langs = "all languages" if r["languages"] == "all" else f"`MARIAGE_LANGS={r['languages']}`"
     rows = [(f"`mkdocs serve`, {langs}: a French msgstr saved → the new text served",
              f"{r['save_to_served_median_s']} s wall, {r['cpu_per_save_median_s']} s CPU "
-             f"(median of {len(r['save_to_served_s'])} saves)")]
+             f"(median of {len(r['save_to_served_s'])} saves)"
+             + (f"; the server's peak memory {r['server_peak_rss_mib']} MiB over all saves"
+                if r.get("server_peak_rss_mib") else ""))]
     what = {"template": "a page template saved → its French page served",
             "example": "an example saved → its French page served",
             "profile": "the rules profile saved → the rulings page served"}
