@@ -169,7 +169,8 @@ class _Kept:
     def render(self, context: Mapping[str, Any]) -> str:
         try:
             key = self._renders.key(self._name, context)
-        except _Unkeyable:
+        except (_Unkeyable, TypeError, ValueError, AttributeError, RecursionError):
+            # what the key cannot read (or compare: 1 and "1" as a mapping's keys) is rendered
             key = f"unique-{next(_UNIQUE)}"
         output: str = self._renders._value(key, lambda: self._template.render(context),
                                            lambda kept: None)

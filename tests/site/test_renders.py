@@ -159,6 +159,21 @@ def test_only_plain_data_is_read_into_a_key(value, readable):
             plain(value)
 
 
+def test_a_context_the_key_cannot_read_is_rendered_not_a_failed_build(tmp_path, monkeypatch):
+    """Front matter holding a date (YAML reads it as one) or keys that cannot be ordered
+    together: the page is rendered at every build, never reused, and the build succeeds."""
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", "0")
+    root, renders = tmp_path / "project", Renders()
+    _write(root)
+    (root / "docs" / "third.md").write_text("---\ndate: 2026-12-03\n1: one\n---\n# Third\n")
+    (root / "docs" / "other.md").write_text("---\nextra:\n  1: a\n  '1': 2\n---\n# Other\n")
+    for _ in range(2):
+        build_in_process(root, tmp_path / "site", renders)
+    assert (renders.computed, renders.reused) == (2, 1)
+    build_in_process(root, tmp_path / "plain")
+    assert built_tree(tmp_path / "site") == built_tree(tmp_path / "plain")
+
+
 def test_a_mapping_reads_the_same_in_any_order():
     assert plain({"a": 1, "b": 2}) == plain({"b": 2, "a": 1})
 
