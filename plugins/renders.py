@@ -135,8 +135,13 @@ class Renders(_KeptFromLastBuild):
     def key(self, name: str, context: Mapping[str, Any]) -> str:
         """The render's key: the template and everything in its context. What every page of a
         language's build shares (the configuration, static-i18n's settings, the navigation,
-        the files) is read once per build; the configuration's `extra`, where static-i18n puts
-        the page's alternates, and the page itself, for each page."""
+        the files) is read once per build of a language; the configuration's `extra`, where
+        static-i18n puts the page's alternates, and the page itself, for each page.
+        static-i18n builds every language with the same configuration object, set up again
+        for each: a new navigation is the sign of the next language's build."""
+        nav = context.get("nav")
+        if nav is None or self._shared.get(("nav", id(nav)), (None,))[0] is not nav:
+            self._shared = {}
         parts: list[Any] = [name]
         for entry in sorted(context):
             value = context[entry]

@@ -190,3 +190,54 @@ def test_values_of_earlier_builds_are_kept_up_to_the_bound():
         renders.now = dict(now)
         renders.uninstall()
         assert renders.kept == kept and renders.now == {}
+
+
+I18N = """site_name: Renders
+site_description: The English description
+use_directory_urls: true
+theme:
+  name: material
+plugins:
+  - search
+  - i18n:
+      docs_structure: folder
+      languages:
+        - locale: en
+          default: true
+          name: English
+          build: true
+        - locale: fr
+          name: Français
+          build: true
+          site_description: La description française
+"""
+
+
+@pytest.mark.parametrize("change, rendered", [
+    ("nothing", 0),
+    # set up for the French build only, but written in static-i18n's settings, which every
+    # page's context holds (`i18n_config`): both languages are rendered again
+    ("the French site description", 6),
+    ("the English site description", 3),
+])
+def test_each_language_of_one_build_is_keyed_by_its_own_settings(tmp_path, monkeypatch, change,
+                                                                 rendered):
+    """static-i18n builds every language with the same configuration object, set up again for
+    each language: a language's renders are kept by that language's settings, not by those of
+    the language built before it in the same build."""
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", "0")
+    root, kept = tmp_path / "project", (Conversions(), Sections(), Renders())
+    for lang in ("en", "fr"):
+        for name, text in PAGES.items():
+            (root / "docs" / lang / name).parent.mkdir(parents=True, exist_ok=True)
+            (root / "docs" / lang / name).write_text(text, encoding="utf-8")
+    (root / "mkdocs.yml").write_text(I18N, encoding="utf-8")
+    build_in_process(root, tmp_path / "site", *kept)
+    if change == "the French site description":
+        _replace("mkdocs.yml", "La description française", "Une autre description")(root)
+    elif change == "the English site description":
+        _replace("mkdocs.yml", "The English description", "Another description")(root)
+    build_in_process(root, tmp_path / "site", *kept)
+    assert kept[2].computed == rendered
+    build_in_process(root, tmp_path / "plain")
+    assert built_tree(tmp_path / "site") == built_tree(tmp_path / "plain")
