@@ -107,7 +107,8 @@ class _KeptFromLastBuild(abc.ABC):
         return kept
 
     def uninstall(self) -> None:
-        """The method as it was; this build's values are the ones kept."""
+        """The method as it was; this build's values are the ones kept (with `keep_at_most`,
+        also the most recent of earlier builds', up to that many in all)."""
         if self._original is not None:
             setattr(self.owner, self.method, self._original)
         self._original = None
