@@ -138,3 +138,18 @@ def built_tree(site: Path) -> dict[str, bytes]:
     time it was written)."""
     return {str(p.relative_to(site)): p.read_bytes() for p in sorted(site.rglob("*"))
             if p.is_file() and p.name != "sitemap.xml.gz"}
+
+
+# The static-i18n entry of a test site's `plugins:` list: English (the default) and French,
+# each in its own docs/ folder.
+TWO_LANGUAGES = """  - i18n:
+      docs_structure: folder
+      languages:
+        - locale: en
+          default: true
+          name: English
+          build: true
+        - locale: fr
+          name: Français
+          build: true
+"""

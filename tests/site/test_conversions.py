@@ -13,7 +13,7 @@ from typing import Callable
 import pytest
 from mkdocs.exceptions import Abort
 
-from helpers import build_in_process, built_tree
+from helpers import TWO_LANGUAGES, build_in_process, built_tree
 from mariage_mkdocs.conversions import Conversions, Sections, ThemeFiles
 
 PAGES = {
@@ -187,17 +187,7 @@ def test_the_themes_files_are_listed_again_exactly_when_a_theme_folder_changes(
     assert built_tree(tmp_path / "site") == built_tree(tmp_path / "plain")
 
 
-I18N = CUSTOM + """  - i18n:
-      docs_structure: folder
-      languages:
-        - locale: en
-          default: true
-          name: English
-          build: true
-        - locale: fr
-          name: Français
-          build: true
-"""
+I18N = CUSTOM + TWO_LANGUAGES
 
 
 def test_a_build_of_two_languages_lists_the_themes_files_once(tmp_path, monkeypatch):

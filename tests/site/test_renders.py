@@ -12,7 +12,7 @@ from typing import Callable
 import pytest
 from mkdocs.commands import build as mkdocs_build
 
-from helpers import build_in_process, built_tree
+from helpers import TWO_LANGUAGES, build_in_process, built_tree
 from mariage_mkdocs.conversions import Conversions, Sections
 from mariage_mkdocs.renders import Renders, plain
 
@@ -199,17 +199,7 @@ theme:
   name: material
 plugins:
   - search
-  - i18n:
-      docs_structure: folder
-      languages:
-        - locale: en
-          default: true
-          name: English
-          build: true
-        - locale: fr
-          name: Français
-          build: true
-          site_description: La description française
+""" + TWO_LANGUAGES + """          site_description: La description française
 """
 
 
