@@ -8,7 +8,8 @@ the changed pages' HTML differs. While serving, each page's render is kept by ev
 template reads: the template's name and the theme's folders (an installed theme's by name, a
 project's `custom_dir` by what it holds), the page (its HTML, table of contents, title, front
 matter, place and neighbours), the navigation (every title and URL), the files, and every
-setting in the context (the configuration, each plugin's, static-i18n's alternates). A value
+setting in the context (the configuration, each plugin's, static-i18n's alternates, what the
+navigation shows of each page's front matter). A value
 the key cannot read as plain data makes the render its own: it is rendered, never reused.
 MkDocs' `_build_page` runs as always (the plugins' `on_page_context`, which index the page for
 search, and `on_post_page`); only `template.render` is reused. `mkdocs build` renders all.
@@ -16,6 +17,7 @@ search, and `on_post_page`); only `template.render` is reused. `mkdocs build` re
 
 from __future__ import annotations
 
+import datetime
 import itertools
 from collections.abc import Mapping
 from pathlib import Path
@@ -46,6 +48,8 @@ def plain(value: Any, depth: int = 0) -> Any:
         return value
     if isinstance(value, Locale):              # static-i18n's languages name theirs
         return str(value)
+    if isinstance(value, (datetime.date, datetime.time)):     # YAML front matter's dates
+        return [type(value).__name__, value.isoformat()]
     if isinstance(value, (list, tuple)):
         return [plain(v, depth + 1) for v in value]
     if isinstance(value, (set, frozenset)):
@@ -66,8 +70,12 @@ def _page(page: Any) -> Any:
 
 
 def _nav(items: Any) -> list[Any]:
-    """Every entry of the navigation: its kind, title, URL and children."""
-    return [(type(i).__name__, i.title, getattr(i, "url", None), _nav(getattr(i, "children", None)))
+    """Every entry of the navigation: its kind, title, URL and children, and what a theme shows
+    of a page in it besides: its front matter (Material: icon, subtitle, status), its typeset
+    title and whether it is encrypted (plugins set these)."""
+    return [(type(i).__name__, i.title, getattr(i, "url", None), _nav(getattr(i, "children", None)),
+             plain(getattr(i, "meta", None)), plain(getattr(i, "typeset", None)),
+             plain(getattr(i, "encrypted", None)))
             for i in items or []]
 
 
@@ -149,8 +157,11 @@ class Renders(_KeptFromLastBuild):
                 parts += [value.content if value is not None else None, _page(value)]
             elif entry in ("config", "i18n_config", "nav", "pages"):
                 parts.append((entry, self._once(entry, value)))
-                if entry == "config":
-                    parts.append(("extra", plain(value.extra)))
+                if entry == "config":      # and static-i18n's alternates for this page, which
+                    # it sets as an attribute of `extra`, not as an item (Jinja reads both)
+                    parts.append(("extra", plain(value.extra), plain(
+                        {k: v for k, v in vars(value.extra).items()
+                         if not k.startswith("_") and k not in ("data", "config_file_path")})))
             elif entry != "build_date_utc":      # shown by no page of this theme (the sitemap)
                 parts.append((entry, plain(value)))
         return digest(*parts)

@@ -78,8 +78,12 @@ CHANGES = [
     Change("one page's text", _edit("docs/third.md", "# Third\n\nNew text.\n"), 1),
     Change("a heading inside a page (its table of contents)",
            _edit("docs/other.md", "# Other\n\n## Renamed\n\nSome text.\n"), 1),
+    # every page's navigation holds every page's front matter (Material shows a page's icon,
+    # subtitle or status in the others' navigation)
     Change("a page's front matter", _edit("docs/third.md", "---\nhide:\n  - toc\n---\n"
-                                          + PAGES["third.md"]), 1),
+                                          + PAGES["third.md"]), 3),
+    Change("another page's status, shown in every page's navigation",
+           _edit("docs/third.md", "---\nstatus: new\n---\n" + PAGES["third.md"]), 3),
     Change("a page's title (every page's navigation)",
            _edit("docs/third.md", "# Third, renamed\n\nMore text.\n"), 3),
     Change("a page added (every page's navigation)", _edit("docs/fourth.md", "# Four\n"), 4),
@@ -159,17 +163,22 @@ def test_only_plain_data_is_read_into_a_key(value, readable):
             plain(value)
 
 
-def test_a_context_the_key_cannot_read_is_rendered_not_a_failed_build(tmp_path, monkeypatch):
-    """Front matter holding a date (YAML reads it as one) or keys that cannot be ordered
-    together: the page is rendered at every build, never reused, and the build succeeds."""
+@pytest.mark.parametrize("front_matter, rendered", [
+    ("date: 2026-12-03\ntime: 2026-12-03 10:00:00\n1: one\n", 0),   # YAML's dates: read
+    ("extra:\n  1: a\n  '1': 2\n", 3),      # keys that read alike, values that do not order
+])
+def test_a_context_the_key_cannot_read_is_rendered_not_a_failed_build(tmp_path, monkeypatch,
+                                                                      front_matter, rendered):
+    """Front matter the key can read (dates included) is kept; keys that cannot be ordered
+    together make every page whose navigation holds them rendered at every build, never
+    reused, and the build succeeds."""
     monkeypatch.setenv("SOURCE_DATE_EPOCH", "0")
     root, renders = tmp_path / "project", Renders()
     _write(root)
-    (root / "docs" / "third.md").write_text("---\ndate: 2026-12-03\n1: one\n---\n# Third\n")
-    (root / "docs" / "other.md").write_text("---\nextra:\n  1: a\n  '1': 2\n---\n# Other\n")
+    (root / "docs" / "third.md").write_text(f"---\n{front_matter}---\n# Third\n")
     for _ in range(2):
         build_in_process(root, tmp_path / "site", renders)
-    assert (renders.computed, renders.reused) == (2, 1)
+    assert (renders.computed, renders.reused) == (rendered, 3 - rendered)
     build_in_process(root, tmp_path / "plain")
     assert built_tree(tmp_path / "site") == built_tree(tmp_path / "plain")
 
@@ -229,5 +238,25 @@ def test_each_language_of_one_build_is_keyed_by_its_own_settings(tmp_path, monke
         _replace("mkdocs.yml", "The English description", "Another description")(root)
     build_in_process(root, tmp_path / "site", *kept)
     assert kept[2].computed == rendered
+    build_in_process(root, tmp_path / "plain")
+    assert built_tree(tmp_path / "site") == built_tree(tmp_path / "plain")
+
+
+def test_a_page_added_in_one_language_changes_the_others_alternates(tmp_path, monkeypatch):
+    """static-i18n sets each page's alternates (the language selector's links) as an attribute
+    of the configuration's `extra`, not as an item: a French page added changes the English
+    page's link to it, and the English page is rendered again."""
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", "0")
+    root, kept = tmp_path / "project", (Conversions(), Sections(), Renders())
+    for lang in ("en", "fr"):
+        for name, text in PAGES.items():
+            if (lang, name) != ("fr", "third.md"):
+                (root / "docs" / lang / name).parent.mkdir(parents=True, exist_ok=True)
+                (root / "docs" / lang / name).write_text(text, encoding="utf-8")
+    no_fallback = I18N.replace("  - i18n:\n", "  - i18n:\n      fallback_to_default: false\n")
+    (root / "mkdocs.yml").write_text(no_fallback, encoding="utf-8")
+    build_in_process(root, tmp_path / "site", *kept)
+    (root / "docs" / "fr" / "third.md").write_text(PAGES["third.md"], encoding="utf-8")
+    build_in_process(root, tmp_path / "site", *kept)
     build_in_process(root, tmp_path / "plain")
     assert built_tree(tmp_path / "site") == built_tree(tmp_path / "plain")
