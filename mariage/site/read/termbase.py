@@ -65,10 +65,7 @@ class Term:
 
 # Every language's catalog has the same English texts: each is searched for a concept once.
 @lru_cache(maxsize=65536)
-@lru_cache(maxsize=8192)
 def _first_word(forms: tuple[str, ...], text: str) -> str | None:
-    """The first of `forms` the text uses as a whole word; once per text (every catalog's
-    messages share their English source)."""
     for form in forms:
         match = _whole_word(form).search(text)
         if match:
