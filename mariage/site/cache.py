@@ -248,7 +248,7 @@ def own_bytes(path: Path) -> bytes | None:
         if not stat.S_ISREG(info.st_mode) or info.st_uid != os.geteuid() or \
                 info.st_mode & (stat.S_IWGRP | stat.S_IWOTH):
             return None
-        with os.fdopen(os.dup(fd), "rb") as file:
+        with os.fdopen(fd, "rb", closefd=False) as file:
             return file.read()
     finally:
         os.close(fd)
