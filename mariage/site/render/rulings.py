@@ -121,8 +121,7 @@ def mentions(page: RenderedPage, level: int) -> dict[str, list[Mention]]:
 
 @lru_cache(maxsize=512)
 def _mentions(path: str, text: str, level: int) -> dict[str, list[Mention]]:
-    page = RenderedPage("", path, text, "")
-    chunks = list(_lines_keeping_fences(page.text))
+    chunks = list(_lines_keeping_fences(text))
     ids = {h.group(3) for h in map(_HEADING.match, chunks) if h and h.group(3)}
     found: dict[str, list[Mention]] = {}
     title, current = "", None
@@ -133,7 +132,7 @@ def _mentions(path: str, text: str, level: int) -> dict[str, list[Mention]]:
             ident = heading.group(3) or unique(slugify(text, "-"), ids)
             title = text if depth == 1 else title
             if depth <= level:
-                current = Mention(page.path, ident if depth > 1 else "", text if depth == 3 else title)
+                current = Mention(path, ident if depth > 1 else "", text if depth == 3 else title)
                 current = current if depth in (1, level) else None
             continue
         if current is None or line.startswith("```"):
