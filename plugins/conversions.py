@@ -112,14 +112,12 @@ class _KeptFromLastBuild(abc.ABC):
         if self._original is not None:
             setattr(self.owner, self.method, self._original)
         self._original = None
-        most = self.keep_at_most
-        if self.now and most is None:
-            self.kept, self.now = self.now, {}
-        elif self.now and most is not None:
-            older = [(k, v) for k, v in self.kept.items() if k not in self.now]
-            room = max(most - len(self.now), 0)
-            self.kept = dict(older[len(older) - room:] if room else []) | self.now
-            self.now = {}
+        if not self.now:
+            return
+        older = [] if self.keep_at_most is None else \
+            [(k, v) for k, v in self.kept.items() if k not in self.now]
+        room = max((self.keep_at_most or 0) - len(self.now), 0)
+        self.kept, self.now = dict(older[len(older) - room:] if room else []) | self.now, {}
 
     def forget(self) -> None:
         """A failed build: keep nothing it may have half done."""
