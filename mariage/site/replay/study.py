@@ -11,8 +11,8 @@ or minus those the opponent scores. Each close is filed by the closer's points a
 the profile) and by the trumps in the closer's hand (at most one, two, three or more). The
 closes are solved once more with deliberate false claims allowed (R16): the study counts those
 the opponent would then concede for less (only a close worth more than the least a false claim
-pays can be one, so only those are searched again). The engine decides every legal move; this module only
-chooses among them.
+pays can be one, so only those are searched again). The engine decides every legal move; this
+module only chooses among them.
 """
 
 from __future__ import annotations
