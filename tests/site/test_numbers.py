@@ -27,3 +27,25 @@ def test_roman_numerals(n, numeral):
                                     (111, "111th"), (123, "123rd")])
 def test_english_ordinals(n, word):
     assert english_ordinal(n) == word
+
+
+# The catalog check reads the numbers a text states (facts.stated): digits, number words and
+# Roman numerals of two letters or more (a lone "I" or "V" is a word or a letter). Each row's
+# value is read by hand.
+@pytest.mark.parametrize("text,lang,want", [
+    ("au XVIIIe siècle", "fr", {18: "XVIII"}),
+    ("nel XIX secolo", "it", {19: "XIX"}),
+    ("en el siglo XVIII", "es", {18: "XVIII"}),
+    ("le IVe et le IXe", "fr", {4: "IV", 9: "IX"}),
+    ("Il joue", "fr", {}),                              # "Il": no numeral in a word
+    ("IV-Stufe", "de", {4: "IV"}),
+    ("XVIIIth", "en", {}),                              # glued to a word's letters
+    ("I and V", "en", {}),                              # one letter: never read
+    ("VIVID", "en", {}),
+    ("the 66 and XX", "en", {66: "66", 20: "XX"}),
+    ("%(n)s XIV `XV` R12", "fr", {14: "XIV"}),          # placeholders, code, rulings are out
+    ("", "fr", {}),
+])
+def test_the_numbers_a_text_states(text, lang, want):
+    from mariage.site.read.facts import stated
+    assert stated(text, lang) == want

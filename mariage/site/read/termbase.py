@@ -60,7 +60,11 @@ class Term:
 
     def used_in(self, text: str) -> bool:
         """Whether the translation holds one of the stems at the start of a word."""
-        return _forms_regex(self.forms).search(text) is not None
+        return self._regex.search(text) is not None
+
+    @cached_property
+    def _regex(self) -> re.Pattern[str]:
+        return _forms_regex(self.forms)
 
 
 # Every language's catalog has the same English texts: each is searched for a concept once.
@@ -248,33 +252,53 @@ class Termbase:
         """What the findings depend on: the language, its terms and the concepts."""
         return repr((self.lang, self.terms, self.concepts))
 
+    @cached_property
+    def _checked(self) -> tuple[tuple[str, Concept, Term], ...]:
+        """Each chosen term with its concept, in the termbase's order."""
+        return tuple((cid, self.concepts[cid], term) for cid, term in self.terms.items())
+
+    @cached_property
+    def _concepts_content(self) -> str:
+        return repr(self.concepts)
+
+    def _said(self, source: str) -> dict[str, str]:
+        """Each concept the English text names, with the first of its forms it uses: once
+        per English text for every language (all catalogs share the concepts)."""
+        key = (self._concepts_content, source)
+        said = _SAID.get(key)
+        if said is None:
+            if len(_SAID) >= 50_000:
+                _SAID.pop(next(iter(_SAID)))
+            said = _SAID[key] = {cid: word for cid, concept in self.concepts.items()
+                                 if (word := concept.word_in(source))}
+        return said
+
     def _findings(self, sources: Sequence[str], strings: Sequence[str]) -> list[tuple[str, str]]:
-        source = _PLACEHOLDER.sub(" ", " ".join(sources))
+        said_by = self._said(_PLACEHOLDER.sub(" ", " ".join(sources)))
         texts = [_PLACEHOLDER.sub(" ", s) for s in strings if s]
         out = []
-        for cid, term in self.terms.items():
-            concept = self.concepts[cid]
-            said = concept.word_in(source)
-            for text in texts:
-                if said and not term.used_in(text):
+        for cid, concept, term in self._checked:
+            said = said_by.get(cid)
+            if said:                 # a translation of it with none of the term's forms
+                if not all(term.used_in(text) for text in texts):
                     out.append((f"the English text says {said!r} ({_name(cid)}), but the "
                                 f"translation has none of the termbase's words for it",
                                 f"write {term.term!r} (a word starting with "
                                 f"{_listed(term.forms)}); if your word is also right, add its "
                                 f"stem to {cid}'s forms in {PATH}"))
-                    break
-                if not said and concept.exclusive and term.used_in(text):
-                    out.append((f"the translation uses {term.term!r}, the term reserved for "
-                                f"{_name(cid)}, but the English text does not say "
-                                f"{_name(cid)}", f"choose another word: {_name(cid)}'s words "
-                                f"({_listed(term.forms)}) stand for {_name(cid)} only"))
-                    break
+            elif concept.exclusive and any(term.used_in(text) for text in texts):
+                out.append((f"the translation uses {term.term!r}, the term reserved for "
+                            f"{_name(cid)}, but the English text does not say "
+                            f"{_name(cid)}", f"choose another word: {_name(cid)}'s words "
+                            f"({_listed(term.forms)}) stand for {_name(cid)} only"))
         return out
 
 
 # What termbases found in messages, by their content and the message's text: a catalog checked
 # again (after a save, or a copy of it) costs only its changed messages.
 _FOUND: dict[tuple[str, tuple[str, ...], tuple[str, ...]], tuple[tuple[str, str], ...]] = {}
+# The concepts each English text names, by the concepts' content and the text.
+_SAID: dict[tuple[str, str], dict[str, str]] = {}
 
 
 def _name(cid: str) -> str:
