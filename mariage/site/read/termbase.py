@@ -70,11 +70,19 @@ class Term:
 # Every language's catalog has the same English texts: each is searched for a concept once.
 @lru_cache(maxsize=65536)
 def _first_word(forms: tuple[str, ...], text: str) -> str | None:
+    if _any_word(forms).search(text) is None:      # most texts name none of a concept's forms
+        return None
     for form in forms:
         match = _whole_word(form).search(text)
         if match:
             return match.group(0)
     return None
+
+
+@lru_cache(maxsize=None)
+def _any_word(forms: tuple[str, ...]) -> re.Pattern[str]:
+    """Any of the forms as a whole word: found wherever one of `_whole_word`'s is."""
+    return re.compile(rf"(?<!\w)(?:{'|'.join(map(re.escape, forms))})(?!\w)", re.I)
 
 
 @lru_cache(maxsize=None)
