@@ -241,6 +241,14 @@ class Profile(Checked):
                 return format_text(ruling.text, self)
         raise KeyError(ruling_id)
 
+    def without_prose(self) -> "Profile":
+        """The profile without the words written about its rules (the rulings' texts, the
+        names the game goes by, the sources): what playing and scoring a hand read. A result
+        computed from it, and keyed by it, stays valid when only the wording changes."""
+        return dataclasses.replace(
+            self, rulings=[dataclasses.replace(r, text="") for r in self.rulings], names=[],
+            sources=[], source="")
+
     def marriage_bonus(self, is_trump: bool) -> int:
         return self.bonuses.trump_marriage if is_trump else self.bonuses.marriage
 

@@ -192,3 +192,20 @@ def test_every_command_takes_a_variant_profile():
     run = run_mariage("--profile", str(VARIANTS / "schnapsen.yaml"), "examples",
                       "schnapsen-jack-exchange")
     assert run.returncode == 0 and "1 passed, 0 failed" in run.stdout
+
+
+@pytest.mark.parametrize("profile", [load_profile(ROOT / "rules" / "mariage.yaml"), SIXTY_SIX,
+                                     SCHNAPSEN, HOUSE], ids=["mariage", "sixty-six",
+                                                             "schnapsen", "house-rules"])
+def test_a_profile_without_its_prose_keeps_every_rule(profile):
+    """What the closing study is keyed by and given (site/render/pages.py): the rulings keep
+    their ids and topics, lose their texts; the names and sources go; every value stays."""
+    bare = profile.without_prose()
+    assert [(r.id, r.topic, r.text) for r in bare.rulings] == \
+        [(r.id, r.topic, "") for r in profile.rulings]
+    assert bare.names == [] and bare.sources == [] and bare.name == profile.name
+    data, kept = profile.as_data(), bare.as_data()
+    for key in ("rulings", "names", "sources"):
+        del data[key], kept[key]
+    assert kept == data
+    assert type(bare).from_plain(bare.as_data()) == bare       # the study process reads it so

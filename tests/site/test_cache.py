@@ -160,6 +160,19 @@ def test_the_profile_invalidates_everything_that_read_it(built):
     assert cache.misses("doctest") == len(own)
 
 
+@pytest.mark.parametrize("edit,study", [
+    # the rules' wording: every page shows it, the study never reads it
+    (("The first dealer is drawn at random;", "The first dealer is chosen at random;"), 0),
+    (("  claim: 66", "  claim: 65"), 1),                       # a rule: the study plays it
+], ids=["a ruling's wording", "the claim threshold"])
+def test_a_rulings_wording_keeps_the_study_and_a_rule_does_not(built, edit, study):
+    """The study reads the profile without its prose (Profile.without_prose): a ruling's text
+    edited renders every page again and keeps the study, which a rule's value does not."""
+    cache = built.after(Path("rules/mariage.yaml"), *edit)
+    assert cache.misses("study") == study
+    assert cache.misses("page") == built.cold[0].misses("page")
+
+
 def test_a_damaged_cache_is_rebuilt_into_the_same_tree(built):
     """Every entry damaged, one way or another (the table below), then a build."""
     entries = sorted((built.root / ".cache" / "stages").rglob("*.pickle"))

@@ -198,8 +198,13 @@ class SiteSource:
         return [(name, profile if profile.source == str(path) else profile.replace(
                     source=str(path))) for (name, profile), path in zip(kept, files)]
 
+    def _rules(self) -> Profile:
+        """What the closing study reads of the profile: its rules, not their wording (a
+        ruling's text edited keeps the study)."""
+        return self.profile.without_prose()
+
     def _study_key(self) -> str:
-        return digest(self.profile, STUDY_DEALS)
+        return digest(self._rules(), STUDY_DEALS)
 
     @contextmanager
     def study_ahead(self) -> Iterator[bool]:
@@ -214,7 +219,7 @@ class SiteSource:
                 self.cache.find("study", self._study_key()) is not MISSING:
             yield False
             return
-        self._study = StudyProcess(self.profile)
+        self._study = StudyProcess(self._rules())
         try:
             yield True
         finally:
@@ -244,7 +249,7 @@ class SiteSource:
         if "close_study" not in self.extra_context:
             self.extra_context["close_study"] = self.cache.get(
                 "study", self._study_key(), self._study.result if self._study
-                else lambda: close_study(self.profile).as_context())
+                else lambda: close_study(self._rules()).as_context())
         if "worked_example" not in self.extra_context:
             example = read_example(self.examples / f"{WORKED_EXAMPLE}.md", self.profile)
             self.extra_context["worked_example"] = claim_summary(example)
