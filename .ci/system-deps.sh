@@ -1,13 +1,14 @@
 #!/usr/bin/env bash
 # Install the Debian packages a task needs, only when missing (needs root, as on CI and dev machines).
 #   site:  gettext (the build checks every catalog with msgfmt), node/npm (the Play page's Pyodide)
-#   test:  that, chromium (browser tests), a Java runtime (Nu validator)
+#   test:  that, chromium-headless-shell (Debian's Chromium for the browser tests), a Java
+#          runtime (Nu validator)
 set -euo pipefail
 need=()
 command -v msgfmt   >/dev/null 2>&1 || need+=(gettext)
 command -v npm      >/dev/null 2>&1 || need+=(npm)
 if [ "${1:-test}" != site ]; then
-  command -v chromium >/dev/null 2>&1 || need+=(chromium)
+  command -v chromium-headless-shell >/dev/null 2>&1 || need+=(chromium-headless-shell)
   command -v java     >/dev/null 2>&1 || need+=(default-jre-headless)
   [ -d /usr/share/fonts/truetype/dejavu ] || need+=(fonts-dejavu-core)
 fi

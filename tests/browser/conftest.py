@@ -10,8 +10,9 @@ Every test module here marks its tests `pytest.mark.xdist_group("browser")`, so 
   the build's HTML files right away and runs in the background (`vnu_done` waits for it).
 - `base_url`: a threaded http.server on 127.0.0.1, on a free port, serving that folder from a
   process of its own (siteserver.py), so that no Python thread of the tests delays an answer.
-- `browser`: Debian's Chromium (/usr/bin/chromium) driven by Playwright; missing, it fails
-  every test with the way to install it (`make test`), never skips.
+- `browser`: Debian's Chromium for automation (/usr/bin/chromium-headless-shell) driven by
+  Playwright; missing, it fails every test with the way to install it (`make test`), never
+  skips.
 - `monitor` / `page`: one page (tab), reused by every test, and its Monitor, which records
   console errors, uncaught exceptions, failed requests, and requests to any host but
   127.0.0.1 (they fail at a closed proxy: nothing leaves the machine).
