@@ -67,8 +67,6 @@ class Term:
         return _forms_regex(self.forms)
 
 
-# Every language's catalog has the same English texts: each is searched for a concept once.
-@lru_cache(maxsize=65536)
 def _first_word(forms: tuple[str, ...], text: str) -> str | None:
     if _any_word(forms).search(text) is None:      # most texts name none of a concept's forms
         return None
@@ -270,8 +268,9 @@ class Termbase:
         return repr(self.concepts)
 
     def _said(self, source: str) -> dict[str, str]:
-        """Each concept the English text names, with the first of its forms it uses: once
-        per English text for every language (all catalogs share the concepts)."""
+        """Each concept the English text names, with the first of its forms it uses: every
+        language's catalog has the same English texts, so each is searched once (all
+        catalogs share the concepts)."""
         key = (self._concepts_content, source)
         said = _SAID.get(key)
         if said is None:
