@@ -147,10 +147,17 @@ def test_a_benchmark_prints_its_figures_on_tiny_input(script, request):
     CHECKS[script](run.stdout)
 
 
-def _suite_module():
-    spec = importlib.util.spec_from_file_location("suite_benchmark", BENCHMARKS / "suite.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
+def _benchmark(script: str) -> Any:
+    """A script of benchmarks/ loaded as a module (with its neighbour _project importable)."""
+    sys.path.insert(0, str(BENCHMARKS))
+    try:
+        spec = importlib.util.spec_from_file_location(f"{script}_benchmark",
+                                                      BENCHMARKS / f"{script}.py")
+        assert spec is not None and spec.loader is not None
+        module = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(module)
+    finally:
+        sys.path.remove(str(BENCHMARKS))
     return module
 
 
@@ -169,25 +176,13 @@ HZ = os.sysconf("SC_CLK_TCK")
 def test_the_machine_cpu_reads_proc_stat(tmp_path, text, expected):
     stat = tmp_path / "stat"
     stat.write_text(text, encoding="ascii")
-    suite = _suite_module()
+    suite = _benchmark("suite")
     if expected == "ValueError":
         with pytest.raises(ValueError):
             suite.machine_cpu(stat)
         return
     assert suite.machine_cpu(stat) == expected
     assert suite.machine_cpu(tmp_path / "missing") is None
-
-
-def _serve_module() -> Any:
-    sys.path.insert(0, str(BENCHMARKS))           # serve.py imports its neighbour _project
-    try:
-        spec = importlib.util.spec_from_file_location("serve_benchmark", BENCHMARKS / "serve.py")
-        assert spec is not None and spec.loader is not None
-        module = importlib.util.module_from_spec(spec)
-        spec.loader.exec_module(module)
-    finally:
-        sys.path.remove(str(BENCHMARKS))
-    return module
 
 
 BUILD = "INFO    -  Building documentation...\n"
@@ -207,4 +202,4 @@ def test_serve_counts_the_rebuilds_logged_after_a_save(tmp_path, before, after, 
     log.write_text(before, encoding="utf-8")
     size = log.stat().st_size                      # as serve.py takes it before a save
     log.write_text(before + after, encoding="utf-8")
-    assert _serve_module().rebuilds(log, size) == expected
+    assert _benchmark("serve").rebuilds(log, size) == expected
