@@ -18,7 +18,7 @@ import unicodedata
 from dataclasses import dataclass
 from functools import cached_property, lru_cache
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Any, Callable, Sequence, TypeVar
 
 import yaml
 
@@ -60,11 +60,7 @@ class Term:
 
     def used_in(self, text: str) -> bool:
         """Whether the translation holds one of the stems at the start of a word."""
-        return self._regex.search(text) is not None
-
-    @cached_property
-    def _regex(self) -> re.Pattern[str]:
-        return _forms_regex(self.forms)
+        return _forms_regex(self.forms).search(text) is not None
 
 
 def _first_word(forms: tuple[str, ...], text: str) -> str | None:
@@ -245,23 +241,13 @@ class Termbase:
         """What is wrong with one translated message's terms, each with what to do (empty
         when nothing is); a hint names this termbase's file as checks.PATH (the problem's
         `refers`). Placeholders are left out on both sides. Once per message text."""
-        key = (self._content, tuple(sources), tuple(strings))
-        found = _FOUND.get(key)
-        if found is None:
-            if len(_FOUND) >= 50_000:
-                _FOUND.pop(next(iter(_FOUND)))
-            found = _FOUND[key] = tuple(self._findings(sources, strings))
-        return list(found)
+        return list(_memo(_FOUND, (self._content, tuple(sources), tuple(strings)),
+                          lambda: tuple(self._findings(sources, strings))))
 
     @cached_property
     def _content(self) -> str:
         """What the findings depend on: the language, its terms and the concepts."""
         return repr((self.lang, self.terms, self.concepts))
-
-    @cached_property
-    def _checked(self) -> tuple[tuple[str, Concept, Term], ...]:
-        """Each chosen term with its concept, in the termbase's order."""
-        return tuple((cid, self.concepts[cid], term) for cid, term in self.terms.items())
 
     @cached_property
     def _concepts_content(self) -> str:
@@ -271,21 +257,16 @@ class Termbase:
         """Each concept the English text names, with the first of its forms it uses: every
         language's catalog has the same English texts, so each is searched once (all
         catalogs share the concepts)."""
-        key = (self._concepts_content, source)
-        said = _SAID.get(key)
-        if said is None:
-            if len(_SAID) >= 50_000:
-                _SAID.pop(next(iter(_SAID)))
-            said = _SAID[key] = {cid: word for cid, concept in self.concepts.items()
-                                 if (word := concept.word_in(source))}
-        return said
+        return _memo(_SAID, (self._concepts_content, source), lambda: {
+            cid: word for cid, concept in self.concepts.items()
+            if (word := concept.word_in(source))})
 
     def _findings(self, sources: Sequence[str], strings: Sequence[str]) -> list[tuple[str, str]]:
         said_by = self._said(_PLACEHOLDER.sub(" ", " ".join(sources)))
         texts = [_PLACEHOLDER.sub(" ", s) for s in strings if s]
         out = []
-        for cid, concept, term in self._checked:
-            said = said_by.get(cid)
+        for cid, term in self.terms.items():
+            concept, said = self.concepts[cid], said_by.get(cid)
             if said:                 # a translation of it with none of the term's forms
                 if not all(term.used_in(text) for text in texts):
                     out.append((f"the English text says {said!r} ({_name(cid)}), but the "
@@ -306,6 +287,18 @@ class Termbase:
 _FOUND: dict[tuple[str, tuple[str, ...], tuple[str, ...]], tuple[tuple[str, str], ...]] = {}
 # The concepts each English text names, by the concepts' content and the text.
 _SAID: dict[tuple[str, str], dict[str, str]] = {}
+
+T = TypeVar("T")
+
+
+def _memo(store: dict[Any, Any], key: Any, compute: Callable[[], T]) -> T:
+    """`compute()` once per key in `store`, which keeps the last 50,000."""
+    if key not in store:
+        if len(store) >= 50_000:
+            store.pop(next(iter(store)))
+        store[key] = compute()
+    value: T = store[key]
+    return value
 
 
 def _name(cid: str) -> str:
