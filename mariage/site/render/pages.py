@@ -53,7 +53,6 @@ class SiteSource:
     cache: StageCache = field(default_factory=StageCache)   # default: this process's memory
     _site_digest: str = field(default="", init=False, repr=False)   # of context(), once filled
     _study: StudyProcess | None = field(default=None, init=False, repr=False)   # running ahead
-    _bare: tuple[Profile, Profile] | None = field(default=None, init=False, repr=False)
 
     def __post_init__(self) -> None:
         if self.profile is None or self.locales is None or self.root is None:
@@ -202,9 +201,7 @@ class SiteSource:
     def _rules(self) -> Profile:
         """What the closing study reads of the profile: its rules, not their wording (a
         ruling's text edited keeps the study)."""
-        if self._bare is None or self._bare[0] is not self.profile:
-            self._bare = (self.profile, self.profile.without_prose())
-        return self._bare[1]
+        return self.profile.without_prose()
 
     def _study_key(self) -> str:
         return digest(self._rules(), STUDY_DEALS)
