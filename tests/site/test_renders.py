@@ -212,6 +212,16 @@ plugins:
 """
 
 
+def _write_languages(root: Path, leave_out: tuple[str, str] | None = None) -> None:
+    """The test pages in English and French, each in its language's docs/ folder, but the
+    page `leave_out` (language, name)."""
+    for lang in ("en", "fr"):
+        for name, text in PAGES.items():
+            if (lang, name) != leave_out:
+                (root / "docs" / lang / name).parent.mkdir(parents=True, exist_ok=True)
+                (root / "docs" / lang / name).write_text(text, encoding="utf-8")
+
+
 @pytest.mark.parametrize("change, rendered", [
     ("nothing", 0),
     # set up for the French build only, but written in static-i18n's settings, which every
@@ -226,10 +236,7 @@ def test_each_language_of_one_build_is_keyed_by_its_own_settings(tmp_path, monke
     the language built before it in the same build."""
     monkeypatch.setenv("SOURCE_DATE_EPOCH", "0")
     root, kept = tmp_path / "project", (Conversions(), Sections(), Renders())
-    for lang in ("en", "fr"):
-        for name, text in PAGES.items():
-            (root / "docs" / lang / name).parent.mkdir(parents=True, exist_ok=True)
-            (root / "docs" / lang / name).write_text(text, encoding="utf-8")
+    _write_languages(root)
     (root / "mkdocs.yml").write_text(I18N, encoding="utf-8")
     build_in_process(root, tmp_path / "site", *kept)
     if change == "the French site description":
@@ -248,11 +255,7 @@ def test_a_page_added_in_one_language_changes_the_others_alternates(tmp_path, mo
     page's link to it, and the English page is rendered again."""
     monkeypatch.setenv("SOURCE_DATE_EPOCH", "0")
     root, kept = tmp_path / "project", (Conversions(), Sections(), Renders())
-    for lang in ("en", "fr"):
-        for name, text in PAGES.items():
-            if (lang, name) != ("fr", "third.md"):
-                (root / "docs" / lang / name).parent.mkdir(parents=True, exist_ok=True)
-                (root / "docs" / lang / name).write_text(text, encoding="utf-8")
+    _write_languages(root, leave_out=("fr", "third.md"))
     no_fallback = I18N.replace("  - i18n:\n", "  - i18n:\n      fallback_to_default: false\n")
     (root / "mkdocs.yml").write_text(no_fallback, encoding="utf-8")
     build_in_process(root, tmp_path / "site", *kept)
